@@ -1,0 +1,39 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorResponse } from "../../../src/schemas/errors.ts";
+import { HttpError, notFound } from "./errors.ts";
+
+/** Final route: anything no route answered is a JSON 404. */
+export const unmatchedRoute: RequestHandler = (req, _res, next) => next(notFound(req.path));
+
+/**
+ * The one place that maps errors to responses. Known errors keep their status and message; parser
+ * errors from Express keep their 4xx status; anything else is a 500 whose details stay in the log.
+ */
+export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  let status = 500;
+  let body: ErrorResponse = { error: "internal_error", message: "The server failed to answer this request." };
+  if (error instanceof HttpError) {
+    status = error.status;
+    body = {
+      error: error.code,
+      message: error.message,
+      ...(error.options.issues ? { issues: error.options.issues } : {}),
+    };
+    for (const [name, value] of Object.entries(error.options.headers ?? {})) res.setHeader(name, value);
+  } else if (isClientError(error)) {
+    status = error.status;
+    body = { error: "bad_request", message: error.expose ? error.message : "The request could not be read." };
+  }
+  if (status >= 500) req.log?.error({ err: error }, "request failed");
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status).setHeader("Cache-Control", "no-store");
+  res.json(body);
+};
+
+function isClientError(error: unknown): error is { status: number; expose?: boolean; message: string } {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}

@@ -1,0 +1,48 @@
+import { pino } from "pino";
+import { ConfigError, parseConfig } from "../../src/config/parse-config.ts";
+import { createApp } from "./app.ts";
+import { BundleError, loadBundle } from "./bundle/load-bundle.ts";
+
+/** The only file that reads configuration and listens. */
+function start(): void {
+  let config: ReturnType<typeof parseConfig>;
+  let bundle: ReturnType<typeof loadBundle>;
+  try {
+    config = parseConfig();
+    bundle = loadBundle(config.DIST_DIR);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof BundleError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.LOG_LEVEL });
+  const app = createApp({ config, bundle: () => bundle, logger });
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    const local = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
+    const lines = [`Reviews service listening on ${local} (public URL ${config.SITE_URL})`];
+    if (config.SERVE_STATIC) {
+      lines.push(`  /                 human site (${bundle.manifest.entries.length} prerendered files)`);
+      lines.push("  /reviews.json     whole reviews dataset");
+      lines.push("  /insights.json    insights derived from the reviews");
+      lines.push("  /api/feed.json    JSON Feed 1.1, 50 newest reviews");
+      lines.push("  /feed.xml         Atom feed, 50 newest reviews");
+      lines.push("  /openapi.json     OpenAPI 3.1 description");
+    } else {
+      lines.push("  static documents are not served here (SERVE_STATIC=false): deploy dist/ to a CDN");
+    }
+    console.log(lines.join("\n"));
+  });
+  server.on("error", (error) => {
+    console.error(`Cannot listen on ${config.HOST}:${config.PORT}: ${error.message}`);
+    process.exit(1);
+  });
+  const stop = () => server.close(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+start();

@@ -1,0 +1,40 @@
+import type { RequestHandler } from "express";
+import type { SiteUrls } from "../../../src/site/urls.ts";
+import type { Bundle } from "../bundle/load-bundle.ts";
+import { methodNotAllowed } from "../http/errors.ts";
+import { headersFor } from "./headers.ts";
+
+const READ_METHODS = ["GET", "HEAD"] as const;
+
+/**
+ * Serves the files a build's manifest lists, with the manifest's type, ETag and Last-Modified;
+ * `send` answers If-None-Match / If-Modified-Since with 304, HEAD and ranges. Anything the
+ * manifest does not list falls through to the next handler.
+ */
+export function serveBundle(getBundle: () => Bundle, urls: SiteUrls): RequestHandler {
+  return (req, res, next) => {
+    const bundle = getBundle();
+    const entry = bundle.entries.get(req.path);
+    if (!entry) {
+      if (!req.path.endsWith("/") && bundle.entries.has(`${req.path}/`) && READ_METHODS.includes(req.method as "GET")) {
+        const query = req.originalUrl.slice(req.path.length);
+        res.redirect(301, `${req.path}/${query.startsWith("?") ? query : ""}`);
+        return;
+      }
+      next();
+      return;
+    }
+    if (req.method === "OPTIONS") {
+      res.set({ "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, HEAD" }).status(204).end();
+      return;
+    }
+    if (!READ_METHODS.includes(req.method as "GET")) {
+      next(methodNotAllowed(req.method, READ_METHODS));
+      return;
+    }
+    res.set(headersFor(entry, urls));
+    res.sendFile(entry.file, { root: bundle.dir, etag: false, lastModified: false, dotfiles: "deny" }, (error) => {
+      if (error) next(error);
+    });
+  };
+}

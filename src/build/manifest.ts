@@ -1,0 +1,64 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { type Dataset, latestChange, reviewLastChanged } from "../data/dataset.ts";
+import type { BuildManifest, ManifestEntry } from "../schemas/manifest.ts";
+import { httpDate } from "../site/time.ts";
+import { contentTypeFor } from "./content-types.ts";
+
+export const MANIFEST_FILE = "build-manifest.json";
+
+function listFiles(dir: string, prefix = ""): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) files.push(...listFiles(dir, relative));
+    else if (entry.isFile() && relative !== MANIFEST_FILE) files.push(relative);
+  }
+  return files;
+}
+
+/** URL path a file is served at: `reviews/index.html` is `/reviews/`. */
+export function urlPathOf(file: string): string {
+  if (file === "index.html") return "/";
+  if (file.endsWith("/index.html")) return `/${file.slice(0, -"index.html".length)}`;
+  return `/${file}`;
+}
+
+/**
+ * Last-Modified comes from the data, never from the clock, so rebuilds are byte-identical: a review's
+ * permalink page changes with that review; every other document with the latest change in the data.
+ */
+function lastModifiedDates(dataset: Dataset): (urlPath: string) => string | undefined {
+  const permalink = /^\/reviews\/([^/]+)\/$/;
+  const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
+  const overall = latestChange(dataset.reviews);
+  return (urlPath) => {
+    const match = permalink.exec(urlPath);
+    const review = match?.[1] ? byId.get(decodeURIComponent(match[1])) : undefined;
+    return review ? reviewLastChanged(review) : overall;
+  };
+}
+
+export function buildManifest(outDir: string, dataset: Dataset, siteUrl: string): BuildManifest {
+  const lastChanged = lastModifiedDates(dataset);
+  const tz = dataset.business.time_zone;
+  const entries: ManifestEntry[] = listFiles(outDir)
+    .sort()
+    .map((file) => {
+      const body = readFileSync(path.join(outDir, file));
+      const sha256 = createHash("sha256").update(body).digest("hex");
+      const urlPath = urlPathOf(file);
+      const changed = lastChanged(urlPath);
+      return {
+        path: urlPath,
+        file,
+        sha256,
+        size: body.length,
+        content_type: contentTypeFor(urlPath, file),
+        etag: `"${sha256.slice(0, 32)}"`,
+        last_modified: changed ? httpDate(changed, tz) : new Date(0).toUTCString(),
+      };
+    });
+  return { version: 1, site_url: siteUrl, data_sha256: dataset.sourceSha256, entries };
+}

@@ -1,0 +1,3 @@
+export * from "./dataset.ts";
+export { loadDataset, todayIn } from "./load-dataset.ts";
+export * from "./problems.ts";

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+const BooleanFlagSchema = z
+  .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+  .transform((v) => v === "true" || v === "1");
+
+/**
+ * Process configuration, read once from the environment at start-up. Keys are the environment
+ * variable names so that an error can name the variable to fix.
+ */
+export const ConfigSchema = z
+  .object({
+    PORT: z.coerce
+      .number({ error: "must be a port number from 0 to 65535" })
+      .int({ error: "must be a port number from 0 to 65535" })
+      .min(0, { error: "must be a port number from 0 to 65535" })
+      .max(65535, { error: "must be a port number from 0 to 65535" })
+      .default(4321),
+    HOST: z.string().min(1, { error: "must be a host name or address, e.g. 127.0.0.1" }).default("127.0.0.1"),
+    SITE_URL: z
+      .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL, e.g. https://reviews.example.com" })
+      .transform((u) => u.replace(/\/+$/, ""))
+      .optional()
+      .meta({ description: "Public base URL of the service; defaults to http://localhost:PORT." }),
+    DIST_DIR: z.string().min(1).default("dist"),
+    DATA_DIR: z.string().min(1).default("data"),
+    SERVE_STATIC: BooleanFlagSchema.default(true),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "silent"]).default("info"),
+  })
+  .transform(({ SITE_URL, ...rest }) => ({
+    ...rest,
+    SITE_URL: SITE_URL ?? `http://localhost:${rest.PORT === 0 ? 4321 : rest.PORT}`,
+  }));
+export type Config = z.infer<typeof ConfigSchema>;

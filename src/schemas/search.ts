@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { IsoDateSchema, RatingSchema } from "./common.ts";
+import { ReviewSchema } from "./review.ts";
+
+/**
+ * Search parameters with their types after decoding. The HTTP layer decodes query strings into this
+ * shape; the MCP tool receives it directly, so both validate through the same schema.
+ */
+export const SearchParamsSchema = z
+  .strictObject({
+    rating: RatingSchema.optional().meta({ description: "Exact star rating to match (1-5)." }),
+    min_rating: z
+      .number({ error: "must be a number from 1 to 5" })
+      .min(1, { error: "must be a number from 1 to 5" })
+      .max(5, { error: "must be a number from 1 to 5" })
+      .optional()
+      .meta({ description: "Minimum star rating, inclusive (1-5). Combines with rating: both apply." }),
+    since: IsoDateSchema.optional().meta({ description: "Only reviews dated on or after this date." }),
+    until: IsoDateSchema.optional().meta({ description: "Only reviews dated on or before this date." }),
+    query: z
+      .string()
+      .min(1, { error: "must not be empty" })
+      .max(200, { error: "must be at most 200 characters" })
+      .optional()
+      .meta({ description: "Case- and accent-insensitive substring of the review text or title." }),
+    mentions_technician: z
+      .string()
+      .min(1, { error: "must not be empty" })
+      .optional()
+      .meta({ description: "Technician id, display name or first name, case-insensitive." }),
+    mentions_service: z
+      .string()
+      .min(1, { error: "must not be empty" })
+      .optional()
+      .meta({ description: "Service id, case-insensitive." }),
+    limit: z
+      .int({ error: "must be a whole number from 1 to 100" })
+      .min(1, { error: "must be a whole number from 1 to 100" })
+      .max(100, { error: "must be a whole number from 1 to 100" })
+      .default(20)
+      .meta({ description: "Maximum number of reviews returned (1-100, default 20)." }),
+  })
+  .meta({ id: "SearchParams", description: "Filters of GET /api/reviews/search; all combine with AND." });
+export type SearchParams = z.infer<typeof SearchParamsSchema>;
+
+export const SearchResponseSchema = z
+  .strictObject({
+    total: z.int().min(0).meta({ description: "Number of reviews that match." }),
+    count: z.int().min(0).meta({ description: "Number of reviews returned." }),
+    limit: z.int().min(1).max(100),
+    next_cursor: z.string().nullable().meta({ description: "Opaque cursor of the next page, null on the last page." }),
+    reviews: z.array(ReviewSchema),
+  })
+  .meta({ id: "SearchResponse" });
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;
+
+export const SinceResponseSchema = z
+  .strictObject({
+    since: IsoDateSchema,
+    count: z.int().min(0),
+    reviews: z.array(ReviewSchema).meta({ description: "Reviews dated on or after `since`, newest first." }),
+  })
+  .meta({ id: "SinceResponse" });
+export type SinceResponse = z.infer<typeof SinceResponseSchema>;

@@ -1,0 +1,39 @@
+/** Every public URL of the service, derived from its base URL so nothing hard-codes a host. */
+export interface SiteUrls {
+  base: string;
+  home: string;
+  reviewsDocument: string;
+  insightsDocument: string;
+  jsonFeed: string;
+  atomFeed: string;
+  openapi: string;
+  hub: string;
+  search: string;
+  mcp: string;
+  /** Stable permalink page of one review. */
+  permalink(reviewId: string): string;
+  /** Page `n` (1-based) of the paginated review browser. */
+  reviewsPage(n: number): string;
+}
+
+export function siteUrls(baseUrl: string): SiteUrls {
+  const base = baseUrl.replace(/\/+$/, "");
+  return {
+    base,
+    home: `${base}/`,
+    reviewsDocument: `${base}/reviews.json`,
+    insightsDocument: `${base}/insights.json`,
+    jsonFeed: `${base}/api/feed.json`,
+    atomFeed: `${base}/feed.xml`,
+    openapi: `${base}/openapi.json`,
+    hub: `${base}/api/websub/hub`,
+    search: `${base}/api/reviews/search`,
+    mcp: `${base}/mcp`,
+    permalink: (id) => `${base}/reviews/${encodeURIComponent(id)}/`,
+    reviewsPage: (n) => (n <= 1 ? `${base}/reviews/` : `${base}/reviews/page/${n}/`),
+  };
+}
+
+/** The WebSub topics: URL paths of the three documents that track the review data. */
+export const TOPIC_PATHS = ["/feed.xml", "/api/feed.json", "/reviews.json"] as const;
+export type TopicPath = (typeof TOPIC_PATHS)[number];
