@@ -36,28 +36,31 @@ function list(values: Iterable<string>): string {
   return [...values].map((v) => JSON.stringify(v)).join(", ");
 }
 
-/** Cross-field and cross-file rules for one review: references, file name, date order. */
-export function checkReview(review: Review, stem: string, file: string, context: ReviewContext): DataProblem[] {
+/**
+ * Cross-field and cross-file rules for one review: references, file name, date order. It takes the
+ * fields that passed the schema, so a file with a type error still gets its references checked.
+ */
+export function checkReview(review: Partial<Review>, stem: string, file: string, context: ReviewContext): DataProblem[] {
   const problems: DataProblem[] = [];
   const add = (field: string, message: string) => problems.push({ file, field, message });
   const { business, today } = context;
 
-  if (review.id !== stem) {
+  if (review.id !== undefined && review.id !== stem) {
     add("id", `must equal the file name "${stem}", got ${JSON.stringify(review.id)}; rename the file or fix the id`);
   }
   const future = (field: string, date: string) => {
     if (date > today) add(field, `must not be in the future (today is ${today}), got ${JSON.stringify(date)}`);
   };
-  future("date", review.date);
+  if (review.date) future("date", review.date);
   if (review.updated) {
     future("updated", review.updated);
-    if (review.updated < review.date) {
+    if (review.date && review.updated < review.date) {
       add("updated", `must be on or after the review date ${review.date}, got ${JSON.stringify(review.updated)}`);
     }
   }
   if (review.response) {
     future("response.date", review.response.date);
-    if (review.response.date < review.date) {
+    if (review.date && review.response.date < review.date) {
       add(
         "response.date",
         `must be on or after the review date ${review.date}, got ${JSON.stringify(review.response.date)}`,
@@ -66,14 +69,14 @@ export function checkReview(review: Review, stem: string, file: string, context:
   }
 
   const technicians = new Map(business.technicians.map((t) => [t.name, t]));
-  review.technicians.forEach((name, index) => {
+  review.technicians?.forEach((name, index) => {
     const technician = technicians.get(name);
     if (!technician) {
       add(
         `technicians[${index}]`,
         `unknown technician ${JSON.stringify(name)}; use a display name from business.json: ${list(technicians.keys())}`,
       );
-    } else if (Number(review.date.slice(0, 4)) < technician.since) {
+    } else if (review.date && Number(review.date.slice(0, 4)) < technician.since) {
       add(
         `technicians[${index}]`,
         `${name} joined in ${technician.since}, after this review's date ${review.date}; check the name or the date`,
@@ -81,13 +84,13 @@ export function checkReview(review: Review, stem: string, file: string, context:
     }
   });
   const serviceIds = new Set(business.services.map((s) => s.id));
-  review.services.forEach((id, index) => {
+  review.services?.forEach((id, index) => {
     if (!serviceIds.has(id)) {
       add(`services[${index}]`, `unknown service id ${JSON.stringify(id)}; use one of ${list(serviceIds)}`);
     }
   });
   const areaIds = new Set(business.service_areas.map((a) => a.id));
-  if (!areaIds.has(review.service_area)) {
+  if (review.service_area !== undefined && !areaIds.has(review.service_area)) {
     add("service_area", `unknown service area id ${JSON.stringify(review.service_area)}; use one of ${list(areaIds)}`);
   }
   const duplicate = (values: readonly string[], field: string) => {
@@ -97,7 +100,7 @@ export function checkReview(review: Review, stem: string, file: string, context:
       seen.add(value);
     });
   };
-  duplicate(review.technicians, "technicians");
-  duplicate(review.services, "services");
+  duplicate(review.technicians ?? [], "technicians");
+  duplicate(review.services ?? [], "services");
   return problems;
 }

@@ -85,7 +85,7 @@ export function describeIssues(
     const value = valueAt(input, issue.path);
     const message =
       value === undefined && issue.code === "invalid_type"
-        ? `is required and missing (${issue.message})`
+        ? `is required: add it (${issue.message})`
         : `${issue.message}, got ${describeValue(value)}`;
     problems.push({ field: formatPath(issue.path) || "(file)", message });
   }

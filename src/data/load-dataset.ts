@@ -18,6 +18,17 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
+/** The fields of a review that are valid on their own, for reference checks on a file that failed the schema. */
+function validFields(json: unknown): Partial<Review> {
+  if (json === null || typeof json !== "object") return {};
+  const fields: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(ReviewSchema.shape)) {
+    const result = schema.safeParse((json as Record<string, unknown>)[key]);
+    if (result.success && result.data !== undefined) fields[key] = result.data;
+  }
+  return fields as Partial<Review>;
+}
+
 function parseWith<T>(schema: z.ZodType<T>, file: SourceFile, problems: DataProblem[]): T | undefined {
   const result = schema.safeParse(file.json);
   if (result.success) return result.data;
@@ -25,6 +36,14 @@ function parseWith<T>(schema: z.ZodType<T>, file: SourceFile, problems: DataProb
     problems.push({ file: file.display, ...problem });
   }
   return undefined;
+}
+
+/** Groups problems by file (stable within a file) so an editor can work through one file at a time. */
+function sortByFile(problems: DataProblem[]): DataProblem[] {
+  return problems
+    .map((problem, index) => ({ problem, index }))
+    .sort((a, b) => (a.problem.file === b.problem.file ? a.index - b.index : a.problem.file < b.problem.file ? -1 : 1))
+    .map(({ problem }) => problem);
 }
 
 /**
@@ -46,22 +65,24 @@ export function loadDataset(dataDir: string, options: LoadOptions = {}): Dataset
   const today = options.today ?? (business ? todayIn(business.time_zone) : undefined);
   for (const file of read.reviews) {
     const review = parseWith(ReviewSchema, file, problems);
-    if (!review) continue;
-    const firstFile = ids.get(review.id);
-    if (firstFile) {
-      problems.push({
-        file: file.display,
-        field: "id",
-        message: `${JSON.stringify(review.id)} is already used by ${firstFile}; ids are never reused`,
-      });
-    } else {
-      ids.set(review.id, file.display);
+    const fields = review ?? validFields(file.json);
+    if (fields.id !== undefined) {
+      const firstFile = ids.get(fields.id);
+      if (firstFile) {
+        problems.push({
+          file: file.display,
+          field: "id",
+          message: `${JSON.stringify(fields.id)} is already used by ${firstFile}; ids are never reused`,
+        });
+      } else {
+        ids.set(fields.id, file.display);
+      }
     }
-    if (business && today) problems.push(...checkReview(review, file.stem, file.display, { business, today }));
-    reviews.push(review);
+    if (business && today) problems.push(...checkReview(fields, file.stem, file.display, { business, today }));
+    if (review) reviews.push(review);
   }
 
-  if (problems.length > 0 || !business) throw new DataValidationError(problems);
+  if (problems.length > 0 || !business) throw new DataValidationError(sortByFile(problems));
   reviews.sort(compareNewestFirst);
   return { business, reviews, sourceSha256: read.sourceSha256 };
 }

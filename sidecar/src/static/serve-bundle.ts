@@ -1,15 +1,16 @@
 import type { RequestHandler } from "express";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 import type { Bundle } from "../bundle/load-bundle.ts";
+import { isNotModified } from "../http/conditional.ts";
 import { methodNotAllowed } from "../http/errors.ts";
 import { headersFor } from "./headers.ts";
 
 const READ_METHODS = ["GET", "HEAD"] as const;
 
 /**
- * Serves the files a build's manifest lists, with the manifest's type, ETag and Last-Modified;
- * `send` answers If-None-Match / If-Modified-Since with 304, HEAD and ranges. Anything the
- * manifest does not list falls through to the next handler.
+ * Serves the files a build's manifest lists, with the manifest's type, ETag and Last-Modified,
+ * answering preconditions with 304; `send` streams the file and handles HEAD and ranges. Anything
+ * the manifest does not list falls through to the next handler.
  */
 export function serveBundle(getBundle: () => Bundle, urls: SiteUrls): RequestHandler {
   return (req, res, next) => {
@@ -33,6 +34,10 @@ export function serveBundle(getBundle: () => Bundle, urls: SiteUrls): RequestHan
       return;
     }
     res.set(headersFor(entry, urls));
+    if (isNotModified(req.headers, { etag: entry.etag, lastModified: entry.last_modified })) {
+      res.status(304).end();
+      return;
+    }
     res.sendFile(entry.file, { root: bundle.dir, etag: false, lastModified: false, dotfiles: "deny" }, (error) => {
       if (error) next(error);
     });

@@ -1,0 +1,59 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import type { BuildManifest } from "../src/schemas/manifest.ts";
+import { TEST_SITE_URL } from "./support/global-setup.ts";
+import { runBuild } from "./support/run-build.ts";
+
+const work = mkdtempSync(path.join(tmpdir(), "reviews-determinism-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function files(dir: string, prefix = ""): string[] {
+  return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(dir, path.join(prefix, e.name)) : [path.join(prefix, e.name)],
+  );
+}
+
+const manifestOf = (dist: string): BuildManifest =>
+  JSON.parse(readFileSync(path.join(dist, "build-manifest.json"), "utf8"));
+
+async function build(dataDir: string, dist: string) {
+  const run = await runBuild({ DATA_DIR: dataDir, DIST_DIR: dist, SITE_URL: TEST_SITE_URL });
+  expect(run.code, run.stderr).toBe(0);
+}
+
+describe("deterministic builds", () => {
+  it("two builds of the same data are byte-identical, manifest included", async () => {
+    const first = inject("sampleDist");
+    const second = path.join(work, "second");
+    await build("data", second);
+    const names = files(first).sort();
+    expect(files(second).sort()).toEqual(names);
+    expect(names.length).toBeGreaterThan(270);
+    for (const name of names) {
+      const same = readFileSync(path.join(first, name)).equals(readFileSync(path.join(second, name)));
+      expect(same, name).toBe(true);
+    }
+  });
+
+  it("editing one old review changes only the documents that show it", async () => {
+    const data = path.join(work, "data");
+    cpSync("data", data, { recursive: true });
+    const before = manifestOf(inject("sampleDist"));
+    // The 120th newest review is in no feed, not on the home page and on page 3 of the browser.
+    const reviews = JSON.parse(readFileSync(path.join(inject("sampleDist"), "reviews.json"), "utf8")).reviews;
+    const target = reviews[119];
+    const file = path.join(data, "reviews", `${target.id}.json`);
+    const review = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...review, text: `${review.text} (Edited for a typo.)` }, null, 2));
+
+    const dist = path.join(work, "edited");
+    await build(data, dist);
+    const after = manifestOf(dist);
+    const hashes = new Map(before.entries.map((e) => [e.path, e.sha256]));
+    const changed = after.entries.filter((e) => hashes.get(e.path) !== e.sha256).map((e) => e.path);
+    expect(changed.sort()).toEqual(["/reviews.json", "/reviews/page/3/", `/reviews/${target.id}/`].sort());
+    expect(after.data_sha256).not.toBe(before.data_sha256);
+  });
+});
