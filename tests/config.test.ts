@@ -36,7 +36,9 @@ describe("configuration", () => {
   it("names the variable and the value for every bad setting", () => {
     const message = errorOf({ PORT: "80a", SITE_URL: "ftp://x", SERVE_STATIC: "yes", LOG_LEVEL: "loud" });
     expect(message).toContain('PORT: must be a port number from 0 to 65535, got "80a"');
-    expect(message).toContain('SITE_URL: must be an absolute http(s) URL, e.g. https://reviews.example.com, got "ftp://x"');
+    expect(message).toContain(
+      'SITE_URL: must be an absolute http(s) URL, e.g. https://reviews.example.com, got "ftp://x"',
+    );
     expect(message).toContain('SERVE_STATIC: must be true or false, got "yes"');
     expect(message).toMatch(/LOG_LEVEL: .*got "loud"/);
     expect(errorOf({ PORT: "70000" })).toContain('PORT: must be a port number from 0 to 65535, got "70000"');

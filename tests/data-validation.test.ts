@@ -26,8 +26,12 @@ describe("data validation messages", () => {
     expect(problems).toEqual([
       `${R}/2025-02-30-bad-date.json: date: must be a real calendar date written YYYY-MM-DD, e.g. 2025-03-02, got "2025-02-30"`,
       `${R}/2025-02-30-bad-date.json: technicians[0]: unknown technician "Luiz O."; use a display name from business.json: "Dana W.", "Bill H.", "Marcus B.", "Luis O.", "Chris M.", "Kevin T.", "Priya N.", "Jake S.", "Chris A."`,
-      expect.stringContaining(`${R}/2025-02-30-bad-date.json: services[0]: unknown service id "drain-cleanin"; use one of "drain-cleaning",`),
-      expect.stringContaining(`${R}/2025-02-30-bad-date.json: service_area: unknown service area id "atlantis"; use one of "sacramento",`),
+      expect.stringContaining(
+        `${R}/2025-02-30-bad-date.json: services[0]: unknown service id "drain-cleanin"; use one of "drain-cleaning",`,
+      ),
+      expect.stringContaining(
+        `${R}/2025-02-30-bad-date.json: service_area: unknown service area id "atlantis"; use one of "sacramento",`,
+      ),
       `${R}/2025-03-02-maria-g.json: rating: must be a whole number from 1 to 5, got 6`,
       `${R}/2025-04-01-typo.json: ratting: unknown field; did you mean "rating"?`,
       `${R}/2025-05-01-renamed.json: verification.method: must be one of job_record, invoice, invitation, got "phone_call"`,
@@ -75,7 +79,9 @@ describe("catalogue rules in business.json", () => {
       expect.stringMatching(/business\.json: services\[13\]\.id: duplicates services\[0\]\.id "drain-cleaning"/),
     );
     expect(more).toContainEqual(
-      expect.stringMatching(/2020-05-05-early\.json: technicians\[0\]: Chris A\. joined in 2023, after this review's date/),
+      expect.stringMatching(
+        /2020-05-05-early\.json: technicians\[0\]: Chris A\. joined in 2023, after this review's date/,
+      ),
     );
   });
 });

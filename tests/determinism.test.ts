@@ -57,3 +57,17 @@ describe("deterministic builds", () => {
     expect(after.data_sha256).not.toBe(before.data_sha256);
   });
 });
+
+describe("the build manifest", () => {
+  it("lists every file of the output folder exactly once", () => {
+    const dist = inject("sampleDist");
+    const listed = manifestOf(dist).entries.map((e) => e.file);
+    const onDisk = files(dist).filter((f) => f !== "build-manifest.json");
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...listed].sort()).toEqual(onDisk.sort());
+    const reviewCount = JSON.parse(readFileSync(path.join(dist, "reviews.json"), "utf8")).reviews.length;
+    expect(
+      listed.filter((f) => /^reviews\/[^/]+\/index\.html$/.test(f) && !f.startsWith("reviews/page/")),
+    ).toHaveLength(reviewCount);
+  });
+});

@@ -131,7 +131,9 @@ describe("serving the built documents", () => {
   });
 
   it("serves nothing static when SERVE_STATIC is off", async () => {
-    const bare = await listen(createApp({ config: { SITE_URL: SITE, SERVE_STATIC: false }, bundle: () => bundle, logger }));
+    const bare = await listen(
+      createApp({ config: { SITE_URL: SITE, SERVE_STATIC: false }, bundle: () => bundle, logger }),
+    );
     try {
       const response = await fetch(`${bare.base}/reviews.json`);
       expect(response.status).toBe(404);

@@ -5,8 +5,8 @@ import { loadDataset } from "../data/load-dataset.ts";
 import type { BuildManifest } from "../schemas/manifest.ts";
 import { siteUrls } from "../site/urls.ts";
 import { setBuildContext } from "./context.ts";
-import { buildManifest, MANIFEST_FILE } from "./manifest.ts";
-import { writePermalinkPages } from "./permalink-pages.ts";
+import { buildManifest, listFiles, MANIFEST_FILE } from "./manifest.ts";
+import { writeBrowserPages, writePermalinkPages } from "./review-pages.ts";
 
 export interface BuildOptions {
   root: string;
@@ -20,7 +20,11 @@ export interface BuildOptions {
 export interface BuildResult {
   dataset: Dataset;
   manifest: BuildManifest;
+  /** Seconds spent in each phase, for `npm run build` and the benchmark. */
+  timings: { load: number; astro: number; browser: number; permalinks: number; manifest: number };
 }
+
+const since = (start: number) => (performance.now() - start) / 1000;
 
 /**
  * Validates the data, prerenders every document with Astro into a fresh folder next to `outDir`,
@@ -28,7 +32,9 @@ export interface BuildResult {
  * untouched. Throws DataValidationError before anything is written when the data is invalid.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  let phase = performance.now();
   const dataset = loadDataset(options.dataDir);
+  const timings = { load: since(phase), astro: 0, browser: 0, permalinks: 0, manifest: 0 };
   const urls = siteUrls(options.siteUrl);
   setBuildContext({ dataset, urls });
 
@@ -36,6 +42,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const staging = path.join(path.dirname(outDir), `.${path.basename(outDir)}-staging-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   process.env.ASTRO_TELEMETRY_DISABLED = "1";
+  phase = performance.now();
   const { build } = await import("astro");
   try {
     await build({
@@ -44,11 +51,23 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       site: options.siteUrl,
       logLevel: options.logLevel ?? "warn",
     });
-    writePermalinkPages(staging, dataset, urls);
-    const manifest = buildManifest(staging, dataset, options.siteUrl);
+    timings.astro = since(phase);
+    phase = performance.now();
+    const astroFiles = listFiles(staging);
+    const browser = writeBrowserPages(staging, dataset, urls);
+    timings.browser = since(phase);
+    phase = performance.now();
+    const permalinks = writePermalinkPages(staging, dataset, urls);
+    timings.permalinks = since(phase);
+    phase = performance.now();
+    const pages = new Map([...browser, ...permalinks]);
+    const clash = astroFiles.find((file) => pages.has(file));
+    if (clash) throw new Error(`${clash} is written both by an Astro page and by the review pages`);
+    const manifest = buildManifest(staging, astroFiles, pages, dataset, options.siteUrl);
     writeFileSync(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     swapInto(staging, outDir);
-    return { dataset, manifest };
+    timings.manifest = since(phase);
+    return { dataset, manifest, timings };
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;

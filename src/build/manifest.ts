@@ -8,7 +8,8 @@ import { contentTypeFor } from "./content-types.ts";
 
 export const MANIFEST_FILE = "build-manifest.json";
 
-function listFiles(dir: string, prefix = ""): string[] {
+/** Every file below `dir` (except the manifest), as relative paths with forward slashes. */
+export function listFiles(dir: string, prefix = ""): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
     const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
@@ -40,25 +41,43 @@ function lastModifiedDates(dataset: Dataset): (urlPath: string) => string | unde
   };
 }
 
-export function buildManifest(outDir: string, dataset: Dataset, siteUrl: string): BuildManifest {
+export interface FileDigest {
+  sha256: string;
+  size: number;
+}
+
+function digestOf(file: string): FileDigest {
+  const body = readFileSync(file);
+  return { sha256: createHash("sha256").update(body).digest("hex"), size: body.length };
+}
+
+/**
+ * Describes every file of a finished build: `files` are read and hashed, `known` (pages the build
+ * wrote itself, with their digests) are taken as they are. Walking 100k page folders back would cost
+ * seconds, so the caller lists what Astro wrote before adding its own pages.
+ */
+export function buildManifest(
+  outDir: string,
+  files: readonly string[],
+  known: ReadonlyMap<string, FileDigest>,
+  dataset: Dataset,
+  siteUrl: string,
+): BuildManifest {
   const lastChanged = lastModifiedDates(dataset);
   const tz = dataset.business.time_zone;
-  const entries: ManifestEntry[] = listFiles(outDir)
-    .sort()
-    .map((file) => {
-      const body = readFileSync(path.join(outDir, file));
-      const sha256 = createHash("sha256").update(body).digest("hex");
-      const urlPath = urlPathOf(file);
-      const changed = lastChanged(urlPath);
-      return {
-        path: urlPath,
-        file,
-        sha256,
-        size: body.length,
-        content_type: contentTypeFor(urlPath, file),
-        etag: `"${sha256.slice(0, 32)}"`,
-        last_modified: changed ? httpDate(changed, tz) : new Date(0).toUTCString(),
-      };
-    });
+  const entries: ManifestEntry[] = [...files, ...known.keys()].sort().map((file) => {
+    const { sha256, size } = known.get(file) ?? digestOf(path.join(outDir, file));
+    const urlPath = urlPathOf(file);
+    const changed = lastChanged(urlPath);
+    return {
+      path: urlPath,
+      file,
+      sha256,
+      size,
+      content_type: contentTypeFor(urlPath, file),
+      etag: `"${sha256.slice(0, 32)}"`,
+      last_modified: changed ? httpDate(changed, tz) : new Date(0).toUTCString(),
+    };
+  });
   return { version: 1, site_url: siteUrl, data_sha256: dataset.sourceSha256, entries };
 }

@@ -27,9 +27,21 @@ export function checkBusiness(business: Business, file: string): DataProblem[] {
 }
 
 export interface ReviewContext {
-  business: Business;
   /** Today's date in the business's time zone: nothing may be dated later. */
   today: string;
+  technicians: ReadonlyMap<string, Business["technicians"][number]>;
+  serviceIds: ReadonlySet<string>;
+  areaIds: ReadonlySet<string>;
+}
+
+/** Catalogue lookups built once per load, not once per review. */
+export function reviewContext(business: Business, today: string): ReviewContext {
+  return {
+    today,
+    technicians: new Map(business.technicians.map((t) => [t.name, t])),
+    serviceIds: new Set(business.services.map((s) => s.id)),
+    areaIds: new Set(business.service_areas.map((a) => a.id)),
+  };
 }
 
 function list(values: Iterable<string>): string {
@@ -40,10 +52,15 @@ function list(values: Iterable<string>): string {
  * Cross-field and cross-file rules for one review: references, file name, date order. It takes the
  * fields that passed the schema, so a file with a type error still gets its references checked.
  */
-export function checkReview(review: Partial<Review>, stem: string, file: string, context: ReviewContext): DataProblem[] {
+export function checkReview(
+  review: Partial<Review>,
+  stem: string,
+  file: string,
+  context: ReviewContext,
+): DataProblem[] {
   const problems: DataProblem[] = [];
   const add = (field: string, message: string) => problems.push({ file, field, message });
-  const { business, today } = context;
+  const { today, technicians, serviceIds, areaIds } = context;
 
   if (review.id !== undefined && review.id !== stem) {
     add("id", `must equal the file name "${stem}", got ${JSON.stringify(review.id)}; rename the file or fix the id`);
@@ -68,7 +85,6 @@ export function checkReview(review: Partial<Review>, stem: string, file: string,
     }
   }
 
-  const technicians = new Map(business.technicians.map((t) => [t.name, t]));
   review.technicians?.forEach((name, index) => {
     const technician = technicians.get(name);
     if (!technician) {
@@ -83,13 +99,11 @@ export function checkReview(review: Partial<Review>, stem: string, file: string,
       );
     }
   });
-  const serviceIds = new Set(business.services.map((s) => s.id));
   review.services?.forEach((id, index) => {
     if (!serviceIds.has(id)) {
       add(`services[${index}]`, `unknown service id ${JSON.stringify(id)}; use one of ${list(serviceIds)}`);
     }
   });
-  const areaIds = new Set(business.service_areas.map((a) => a.id));
   if (review.service_area !== undefined && !areaIds.has(review.service_area)) {
     add("service_area", `unknown service area id ${JSON.stringify(review.service_area)}; use one of ${list(areaIds)}`);
   }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { type Business, BusinessSchema } from "../schemas/business.ts";
 import { type Review, ReviewSchema } from "../schemas/review.ts";
-import { checkBusiness, checkReview } from "./check-references.ts";
+import { checkBusiness, checkReview, reviewContext } from "./check-references.ts";
 import { compareNewestFirst, type Dataset } from "./dataset.ts";
 import { describeIssues } from "./format-issue.ts";
 import { type DataProblem, DataValidationError } from "./problems.ts";
@@ -63,6 +63,7 @@ export function loadDataset(dataDir: string, options: LoadOptions = {}): Dataset
   const reviews: Review[] = [];
   const ids = new Map<string, string>();
   const today = options.today ?? (business ? todayIn(business.time_zone) : undefined);
+  const context = business && today ? reviewContext(business, today) : undefined;
   for (const file of read.reviews) {
     const review = parseWith(ReviewSchema, file, problems);
     const fields = review ?? validFields(file.json);
@@ -78,7 +79,7 @@ export function loadDataset(dataDir: string, options: LoadOptions = {}): Dataset
         ids.set(fields.id, file.display);
       }
     }
-    if (business && today) problems.push(...checkReview(fields, file.stem, file.display, { business, today }));
+    if (context) problems.push(...checkReview(fields, file.stem, file.display, context));
     if (review) reviews.push(review);
   }
 

@@ -31,8 +31,8 @@ export function readDataFiles(dataDir: string): ReadResult {
   const problems: DataProblem[] = [];
   const hash = createHash("sha256");
 
-  const readJson = (file: string): SourceFile | undefined => {
-    const display = displayPath(file);
+  // Names are built from a folder computed once: path.relative per file costs ~1 s at 100k files.
+  const readJson = (file: string, display: string, hashName: string): SourceFile | undefined => {
     let text: string;
     try {
       text = readFileSync(file, "utf8");
@@ -41,7 +41,7 @@ export function readDataFiles(dataDir: string): ReadResult {
       problems.push({ file: display, field: "(file)", message: `cannot be read: ${reason}` });
       return undefined;
     }
-    hash.update(`${path.relative(dataDir, file)}\0${text}\0`);
+    hash.update(`${hashName}\0${text}\0`);
     try {
       return { display, stem: path.basename(file, ".json"), json: JSON.parse(text) };
     } catch (error) {
@@ -54,7 +54,8 @@ export function readDataFiles(dataDir: string): ReadResult {
     }
   };
 
-  const business = readJson(path.join(dataDir, "business.json"));
+  const businessFile = path.join(dataDir, "business.json");
+  const business = readJson(businessFile, displayPath(businessFile), "business.json");
   const reviewsDir = path.join(dataDir, "reviews");
   let names: string[] = [];
   try {
@@ -67,17 +68,18 @@ export function readDataFiles(dataDir: string): ReadResult {
     });
   }
   const reviews: SourceFile[] = [];
+  const reviewsDisplay = displayPath(reviewsDir);
   for (const name of names) {
     if (name.startsWith(".")) continue;
     if (!name.endsWith(".json")) {
       problems.push({
-        file: displayPath(path.join(reviewsDir, name)),
+        file: `${reviewsDisplay}/${name}`,
         field: "(file)",
         message: "is not a .json file: review files must be named <id>.json",
       });
       continue;
     }
-    const file = readJson(path.join(reviewsDir, name));
+    const file = readJson(path.join(reviewsDir, name), `${reviewsDisplay}/${name}`, `reviews/${name}`);
     if (file) reviews.push(file);
   }
   return { business, reviews, problems, sourceSha256: hash.digest("hex") };

@@ -60,6 +60,8 @@ export function buildOpenApiDocument(urls: SiteUrls, businessName: string) {
       license: { name: "Proprietary: review texts belong to their authors", identifier: "LicenseRef-Reviews" },
     },
     servers: [{ url: urls.base }],
+    // Every endpoint is public: no key, account or token (spec section 5).
+    security: [],
     tags: [
       { name: "documents", description: "Prerendered documents, cacheable on any CDN." },
       { name: "reviews", description: "Queries answered by the sidecar." },

@@ -21,4 +21,20 @@ export const RatingSchema = z
   .meta({ id: "Rating", description: "Star rating, a whole number from 1 (worst) to 5 (best)." });
 export type Rating = z.infer<typeof RatingSchema>;
 
-export const NonEmptyTextSchema = z.string({ error: "must be text" }).trim().min(1, { error: "must not be empty" });
+// XML 1.0 forbids C0 control characters other than tab and line breaks, and they are invisible in
+// an editor (text pasted from word processors carries them): reject them where they enter.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]/;
+
+function controlCharacterMessage(text: string): string {
+  const index = text.search(CONTROL_CHARACTER);
+  const code = text.charCodeAt(index).toString(16).toUpperCase().padStart(4, "0");
+  return `must not contain invisible control characters (U+${code} at character ${index + 1}); retype that spot`;
+}
+
+export const NonEmptyTextSchema = z
+  .string({ error: "must be text" })
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .refine((text) => !CONTROL_CHARACTER.test(text), { error: (issue) => controlCharacterMessage(String(issue.input)) })
+  .refine((text) => text.isWellFormed(), { error: "contains a broken character (a lone surrogate); retype it" });

@@ -49,7 +49,14 @@ export function feedId(business: Business, feed: "atom" | "json"): string {
 function headline(review: Review): string {
   if (review.title) return review.title;
   const firstLine = review.text.split(/\n/)[0] ?? review.text;
-  return firstLine.length <= 70 ? firstLine : `${firstLine.slice(0, 70).replace(/\s+\S*$/, "")}…`;
+  // Cut by code points, never inside a surrogate pair (an emoji).
+  const points = Array.from(firstLine);
+  return points.length <= 70
+    ? firstLine
+    : `${points
+        .slice(0, 70)
+        .join("")
+        .replace(/\s+\S*$/, "")}…`;
 }
 
 function catalogueNames(business: Business, review: Review) {

@@ -1,0 +1,18 @@
+import { buildSite } from "../../src/build/build-site.ts";
+
+// One measured build in its own process, so peak RSS belongs to this build alone.
+const [dataDir, outDir] = process.argv.slice(2);
+if (!dataDir || !outDir) throw new Error("usage: build-once.ts DATA_DIR OUT_DIR");
+const started = performance.now();
+const { dataset, manifest, timings } = await buildSite({
+  root: process.cwd(),
+  dataDir,
+  outDir,
+  siteUrl: "https://reviews.example.com",
+  logLevel: "error",
+});
+const seconds = (performance.now() - started) / 1000;
+const peakMiB = process.resourceUsage().maxRSS / 1024;
+console.log(
+  JSON.stringify({ reviews: dataset.reviews.length, files: manifest.entries.length, seconds, peakMiB, timings }),
+);
