@@ -21,6 +21,7 @@ describe("configuration", () => {
       DATA_DIR: "data",
       SERVE_STATIC: true,
       LOG_LEVEL: "info",
+      RELOAD_INTERVAL_MS: 2000,
     });
   });
 

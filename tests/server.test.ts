@@ -2,7 +2,8 @@ import { gunzipSync } from "node:zlib";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createApp } from "../sidecar/src/app.ts";
-import { type Bundle, loadBundle } from "../sidecar/src/bundle/load-bundle.ts";
+import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
+import type { Bundle } from "../sidecar/src/bundle/load-bundle.ts";
 import { listen } from "./support/http.ts";
 
 const SITE = "https://reviews.test";
@@ -19,12 +20,14 @@ const TYPES: Record<string, string> = {
 };
 
 let bundle: Bundle;
+let store: BundleStore;
 let server: { base: string; close: () => Promise<void> };
 const logger = pino({ level: "silent" });
 
 beforeAll(async () => {
-  bundle = loadBundle(inject("sampleDist"));
-  server = await listen(createApp({ config: { SITE_URL: SITE, SERVE_STATIC: true }, bundle: () => bundle, logger }));
+  store = new BundleStore(inject("sampleDist"), logger);
+  bundle = store.current.bundle;
+  server = await listen(createApp({ config: { SITE_URL: SITE, SERVE_STATIC: true }, store, logger }));
 });
 afterAll(() => server.close());
 
@@ -131,9 +134,7 @@ describe("serving the built documents", () => {
   });
 
   it("serves nothing static when SERVE_STATIC is off", async () => {
-    const bare = await listen(
-      createApp({ config: { SITE_URL: SITE, SERVE_STATIC: false }, bundle: () => bundle, logger }),
-    );
+    const bare = await listen(createApp({ config: { SITE_URL: SITE, SERVE_STATIC: false }, store, logger }));
     try {
       const response = await fetch(`${bare.base}/reviews.json`);
       expect(response.status).toBe(404);

@@ -4,16 +4,21 @@ import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import type { Config } from "../../src/schemas/config.ts";
 import { siteUrls } from "../../src/site/urls.ts";
-import type { Bundle } from "./bundle/load-bundle.ts";
+import type { BundleStore } from "./bundle/bundle-store.ts";
 import { errorHandler, unmatchedRoute } from "./http/error-handler.ts";
+import { limitBodySize } from "./http/limits.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { reviewRoutes } from "./routes/reviews.ts";
 import { serveBundle } from "./static/serve-bundle.ts";
 
 export interface AppDeps {
   config: Pick<Config, "SITE_URL" | "SERVE_STATIC">;
-  /** The current bundle; a function so that a new build can be swapped in without a restart. */
-  bundle: () => Bundle;
+  /** The current build; the store swaps in a new one without a restart. */
+  store: BundleStore;
   logger: Logger;
 }
+
+const MAX_BODY_BYTES = 64 * 1024;
 
 /** Builds the sidecar's Express app; it does not listen (only main.ts does). */
 export function createApp(deps: AppDeps): Express {
@@ -24,11 +29,18 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     pinoHttp({
       logger: deps.logger,
-      genReqId: (req) => req.headers["x-request-id"]?.toString() ?? crypto.randomUUID(),
+      genReqId: (req, res) => {
+        const id = req.headers["x-request-id"]?.toString().slice(0, 100) || crypto.randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
     }),
   );
+  app.use(limitBodySize(MAX_BODY_BYTES));
   app.use(compression());
-  if (deps.config.SERVE_STATIC) app.use(serveBundle(deps.bundle, urls));
+  app.use(healthRoutes(deps.store));
+  app.use(reviewRoutes(deps.store));
+  if (deps.config.SERVE_STATIC) app.use(serveBundle(() => deps.store.current.bundle, urls));
   app.use(unmatchedRoute);
   app.use(errorHandler);
   return app;

@@ -1,15 +1,18 @@
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { ConfigError, parseConfig } from "../../src/config/parse-config.ts";
 import { createApp } from "./app.ts";
-import { BundleError, loadBundle } from "./bundle/load-bundle.ts";
+import { BundleStore } from "./bundle/bundle-store.ts";
+import { BundleError } from "./bundle/load-bundle.ts";
 
 /** The only file that reads configuration and listens. */
 function start(): void {
   let config: ReturnType<typeof parseConfig>;
-  let bundle: ReturnType<typeof loadBundle>;
+  let store: BundleStore;
+  let logger: Logger;
   try {
     config = parseConfig();
-    bundle = loadBundle(config.DIST_DIR);
+    logger = pino({ level: config.LOG_LEVEL });
+    store = new BundleStore(config.DIST_DIR, logger);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof BundleError) {
       console.error(error.message);
@@ -17,15 +20,15 @@ function start(): void {
     }
     throw error;
   }
-  const logger = pino({ level: config.LOG_LEVEL });
-  const app = createApp({ config, bundle: () => bundle, logger });
+  store.watch(config.RELOAD_INTERVAL_MS);
+  const app = createApp({ config, store, logger });
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     const local = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
     const lines = [`Reviews service listening on ${local} (public URL ${config.SITE_URL})`];
     if (config.SERVE_STATIC) {
-      lines.push(`  /                 human site (${bundle.manifest.entries.length} prerendered files)`);
+      lines.push(`  /                 human site (${store.current.bundle.manifest.entries.length} prerendered files)`);
       lines.push("  /reviews.json     whole reviews dataset");
       lines.push("  /insights.json    insights derived from the reviews");
       lines.push("  /api/feed.json    JSON Feed 1.1, 50 newest reviews");
@@ -34,13 +37,19 @@ function start(): void {
     } else {
       lines.push("  static documents are not served here (SERVE_STATIC=false): deploy dist/ to a CDN");
     }
+    lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.reviews.length} reviews`);
+    lines.push("  /healthz          health");
     console.log(lines.join("\n"));
   });
   server.on("error", (error) => {
     console.error(`Cannot listen on ${config.HOST}:${config.PORT}: ${error.message}`);
     process.exit(1);
   });
-  const stop = () => server.close(() => process.exit(0));
+  const stop = () => {
+    store.stop();
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+  };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }

@@ -25,7 +25,8 @@ function describeValue(value: unknown): string {
   return json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }
 
-function closest(word: string, candidates: readonly string[]): string | undefined {
+/** The candidate within two edits of `word`, to suggest for a typo. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of candidates) {

@@ -26,6 +26,12 @@ export const ConfigSchema = z
     DATA_DIR: z.string().min(1).default("data"),
     SERVE_STATIC: BooleanFlagSchema.default(true),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "silent"]).default("info"),
+    RELOAD_INTERVAL_MS: z.coerce
+      .number({ error: "must be a whole number of milliseconds, 0 to disable" })
+      .int({ error: "must be a whole number of milliseconds, 0 to disable" })
+      .min(0, { error: "must be a whole number of milliseconds, 0 to disable" })
+      .default(2000)
+      .meta({ description: "How often the sidecar checks dist/ for a new build." }),
   })
   .transform(({ SITE_URL, ...rest }) => ({
     ...rest,

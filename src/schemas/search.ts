@@ -2,6 +2,11 @@ import { z } from "zod";
 import { IsoDateSchema, RatingSchema } from "./common.ts";
 import { ReviewSchema } from "./review.ts";
 
+export const SearchSortSchema = z
+  .enum(["newest", "oldest", "highest", "lowest"], { error: "must be one of newest, oldest, highest, lowest" })
+  .meta({ id: "SearchSort" });
+export type SearchSort = z.infer<typeof SearchSortSchema>;
+
 /**
  * Search parameters with their types after decoding. The HTTP layer decodes query strings into this
  * shape; the MCP tool receives it directly, so both validate through the same schema.
@@ -39,6 +44,18 @@ export const SearchParamsSchema = z
       .max(100, { error: "must be a whole number from 1 to 100" })
       .default(20)
       .meta({ description: "Maximum number of reviews returned (1-100, default 20)." }),
+    sort: SearchSortSchema.default("newest").meta({
+      description: "Order: newest (default), oldest, highest or lowest rating; ties newest first, then by id.",
+    }),
+    cursor: z
+      .string()
+      .min(1, { error: "must not be empty" })
+      .max(200, { error: "must be at most 200 characters" })
+      .optional()
+      .meta({
+        description:
+          "Opaque cursor from next_cursor of the previous page, with the same filters and sort. Valid while the data is unchanged.",
+      }),
   })
   .meta({ id: "SearchParams", description: "Filters of GET /api/reviews/search; all combine with AND." });
 export type SearchParams = z.infer<typeof SearchParamsSchema>;

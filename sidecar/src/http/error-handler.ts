@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { ErrorResponse } from "../../../src/schemas/errors.ts";
+import { InvalidRequestError } from "../../../src/search/errors.ts";
 import { HttpError, notFound } from "./errors.ts";
 
 /** Final route: anything no route answered is a JSON 404. */
@@ -20,6 +21,14 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
       ...(error.options.issues ? { issues: error.options.issues } : {}),
     };
     for (const [name, value] of Object.entries(error.options.headers ?? {})) res.setHeader(name, value);
+  } else if (error instanceof InvalidRequestError) {
+    status = 400;
+    const count = error.issues.length === 1 ? "1 problem" : `${error.issues.length} problems`;
+    body = {
+      error: "invalid_request",
+      message: `Invalid parameters (${count}): ${error.message}`,
+      issues: error.issues,
+    };
   } else if (isClientError(error)) {
     status = error.status;
     body = { error: "bad_request", message: error.expose ? error.message : "The request could not be read." };

@@ -1,0 +1,66 @@
+import { statSync } from "node:fs";
+import path from "node:path";
+import type { Logger } from "pino";
+import { MANIFEST_FILE } from "../../../src/build/manifest.ts";
+import { type LoadedBundle, loadIndexedBundle } from "./loaded-bundle.ts";
+
+function manifestStamp(dir: string): string | undefined {
+  try {
+    const stat = statSync(path.join(dir, MANIFEST_FILE));
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Holds the current build. A new build is loaded and indexed completely before it replaces the old
+ * one in a single assignment, so a request (which reads `current` once) never sees half of each.
+ */
+export class BundleStore {
+  #current: LoadedBundle;
+  #stamp: string | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly distDir: string,
+    private readonly logger: Logger,
+  ) {
+    this.#stamp = manifestStamp(distDir);
+    this.#current = loadIndexedBundle(distDir);
+  }
+
+  get current(): LoadedBundle {
+    return this.#current;
+  }
+
+  /** Loads the build on disk if its manifest differs from the one served; true when it swapped. */
+  reload(): boolean {
+    const stamp = manifestStamp(this.distDir);
+    if (stamp === undefined || stamp === this.#stamp) return false;
+    try {
+      const next = loadIndexedBundle(this.distDir);
+      this.#current = next;
+      this.#stamp = stamp;
+      this.logger.info({ reviews: next.index.reviews.length, data: next.index.version }, "loaded a new build");
+      return true;
+    } catch (error) {
+      // A build may be mid-swap; keep serving the old one and try again on the next tick.
+      this.logger.warn({ err: error }, "could not load the new build yet");
+      return false;
+    }
+  }
+
+  /** Polls the manifest; 0 disables. The timer does not keep the process alive. */
+  watch(intervalMs: number): void {
+    this.stop();
+    if (intervalMs <= 0) return;
+    this.#timer = setInterval(() => this.reload(), intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}

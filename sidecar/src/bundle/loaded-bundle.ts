@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { LRUCache } from "lru-cache";
+import type { ReviewsDocument } from "../../../src/schemas/reviews-document.ts";
+import { buildReviewIndex, type ReviewIndex } from "../../../src/search/review-index.ts";
+import { httpDate } from "../../../src/site/time.ts";
+import { type Bundle, BundleError, loadBundle } from "./load-bundle.ts";
+
+/** A serialized response kept for reuse: its bytes and strong ETag. */
+export interface CachedBody {
+  body: Buffer;
+  etag: string;
+}
+
+/** One build, loaded and indexed: everything a request needs, swapped as a unit. */
+export interface LoadedBundle {
+  bundle: Bundle;
+  index: ReviewIndex;
+  /** HTTP date of the latest change in the data, for Last-Modified. */
+  lastModified: string | undefined;
+  /** Since-responses by date; bounded, and dropped with the bundle when a new build is swapped in. */
+  sinceCache: LRUCache<string, CachedBody>;
+}
+
+/**
+ * Loads a build: its manifest and its reviews.json, checked against the manifest's sha256 (so a
+ * file caught mid-swap is refused, never half-read), then indexed for search.
+ */
+export function loadIndexedBundle(distDir: string): LoadedBundle {
+  const bundle = loadBundle(distDir);
+  const entry = bundle.entries.get("/reviews.json");
+  if (!entry) throw new BundleError(`${bundle.dir} has no /reviews.json in its manifest; rebuild it.`);
+  const raw = readFileSync(path.join(bundle.dir, entry.file));
+  if (createHash("sha256").update(raw).digest("hex") !== entry.sha256) {
+    throw new BundleError(`${entry.file} does not match its manifest (a build may be in progress).`);
+  }
+  const document = JSON.parse(raw.toString("utf8")) as ReviewsDocument;
+  const index = buildReviewIndex(document, bundle.manifest.data_sha256);
+  return {
+    bundle,
+    index,
+    lastModified: index.lastChanged ? httpDate(index.lastChanged, index.timeZone) : undefined,
+    sinceCache: new LRUCache<string, CachedBody>({
+      max: 1000,
+      maxSize: 64 * 1024 * 1024,
+      sizeCalculation: (value) => value.body.length + 64,
+    }),
+  };
+}

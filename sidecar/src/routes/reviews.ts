@@ -1,0 +1,46 @@
+import cors from "cors";
+import { type RequestHandler, Router } from "express";
+import { searchReviewsFromQuery } from "../../../src/search/query-string.ts";
+import { reviewsSince } from "../../../src/search/reviews-since.ts";
+import type { BundleStore } from "../bundle/bundle-store.ts";
+import { methodNotAllowed } from "../http/errors.ts";
+import { jsonBody, sendJson } from "../http/send-json.ts";
+
+const READ = ["GET", "HEAD", "OPTIONS"];
+const CACHE = "public, max-age=60, must-revalidate";
+const wrongMethod: RequestHandler = (req, _res, next) => next(methodNotAllowed(req.method, READ));
+
+/** GET /api/reviews/search and /api/reviews/since/{date}: thin wrappers around the search service. */
+export function reviewRoutes(store: BundleStore): Router {
+  const router = Router();
+  router.use(
+    "/api/reviews",
+    cors({
+      origin: "*",
+      methods: READ,
+      allowedHeaders: ["If-None-Match", "If-Modified-Since", "Content-Type"],
+      exposedHeaders: ["ETag", "Last-Modified"],
+      maxAge: 86_400,
+    }),
+  );
+
+  router.get("/api/reviews/search", (req, res) => {
+    const { index, lastModified } = store.current;
+    const query = new URL(req.originalUrl, "http://localhost").searchParams;
+    sendJson(req, res, jsonBody(searchReviewsFromQuery(index, query)), { lastModified, cacheControl: CACHE });
+  });
+  router.all("/api/reviews/search", wrongMethod);
+
+  router.get("/api/reviews/since/:date", (req, res) => {
+    const loaded = store.current;
+    const date = req.params.date;
+    let cached = loaded.sinceCache.get(date);
+    if (!cached) {
+      cached = jsonBody(reviewsSince(loaded.index, date));
+      loaded.sinceCache.set(date, cached);
+    }
+    sendJson(req, res, cached, { lastModified: loaded.lastModified, cacheControl: CACHE });
+  });
+  router.all("/api/reviews/since/:date", wrongMethod);
+  return router;
+}

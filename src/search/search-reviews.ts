@@ -1,0 +1,105 @@
+import type { ValidationIssue } from "../schemas/errors.ts";
+import type { Review } from "../schemas/review.ts";
+import { type SearchParams, SearchParamsSchema, type SearchResponse } from "../schemas/search.ts";
+import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor.ts";
+import { InvalidRequestError } from "./errors.ts";
+import { foldText } from "./fold.ts";
+import type { ReviewIndex } from "./review-index.ts";
+
+/** zod issues in the service's own issue shape: one entry per problem, path as a parameter name. */
+export function toIssues(issues: readonly { path: readonly PropertyKey[]; code: string; message: string }[]) {
+  return issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "(parameters)",
+    code: issue.code,
+    message: issue.message,
+  }));
+}
+
+/** Validates raw arguments (typed, as the MCP tool receives them) into search parameters. */
+export function parseSearchParams(input: unknown): SearchParams {
+  const result = SearchParamsSchema.safeParse(input);
+  const issues: ValidationIssue[] = result.success ? [] : toIssues(result.error.issues);
+  const params = result.success ? result.data : undefined;
+  if (params?.since && params.until && params.since > params.until) {
+    issues.push({ path: "since", code: "invalid_range", message: `must not be after until (${params.until})` });
+  }
+  if (issues.length > 0 || !params) throw new InvalidRequestError(issues);
+  return params;
+}
+
+type Test = (position: number) => boolean;
+
+function filters(index: ReviewIndex, params: SearchParams): Test[] | undefined {
+  const { reviews } = index;
+  const tests: Test[] = [];
+  const review = (p: number) => reviews[p] as Review;
+  if (params.rating !== undefined) tests.push((p) => review(p).rating === params.rating);
+  if (params.min_rating !== undefined) tests.push((p) => review(p).rating >= (params.min_rating ?? 0));
+  if (params.since !== undefined) tests.push((p) => review(p).date >= (params.since ?? ""));
+  if (params.until !== undefined) tests.push((p) => review(p).date <= (params.until ?? ""));
+  if (params.mentions_technician !== undefined) {
+    const names = index.technicianKeys.get(foldText(params.mentions_technician.trim())) ?? [];
+    const maps = names.map((name) => index.byTechnician.get(name)).filter((m): m is Uint8Array => m !== undefined);
+    if (maps.length === 0) return undefined;
+    tests.push((p) => maps.some((map) => map[p] === 1));
+  }
+  if (params.mentions_service !== undefined) {
+    const map = index.byService.get(params.mentions_service.trim().toLowerCase());
+    if (!map) return undefined;
+    tests.push((p) => map[p] === 1);
+  }
+  if (params.query !== undefined) {
+    const needle = foldText(params.query);
+    // The text test goes last: it is the only one that is not a lookup.
+    tests.push((p) => (index.folded[p] as string).includes(needle));
+  }
+  return tests;
+}
+
+/**
+ * Searches the indexed reviews: every filter combines with AND, results come in the requested order
+ * with cursor pagination. Shared by GET /api/reviews/search and the MCP tool search_reviews.
+ */
+export function searchReviews(index: ReviewIndex, input: unknown): SearchResponse {
+  const params = parseSearchParams(input);
+  const query = queryFingerprint(params);
+  let start = 0;
+  if (params.cursor !== undefined) {
+    const state = decodeCursor(params.cursor);
+    const problem =
+      typeof state === "string"
+        ? state
+        : state.version !== index.version
+          ? "was issued for another version of the data; start again without a cursor"
+          : state.query !== query
+            ? "belongs to a different query; keep the same filters and sort, or start without a cursor"
+            : undefined;
+    if (problem || typeof state === "string") {
+      throw new InvalidRequestError([{ path: "cursor", code: "invalid_cursor", message: problem ?? "is invalid" }]);
+    }
+    start = state.offset;
+  }
+
+  const tests = filters(index, params);
+  const order = index.orders[params.sort];
+  const page: Review[] = [];
+  let total = 0;
+  let nextOffset: number | undefined;
+  if (tests) {
+    for (let i = 0; i < order.length; i++) {
+      const position = order[i] as number;
+      if (!tests.every((test) => test(position))) continue;
+      total++;
+      if (i < start) continue;
+      if (page.length < params.limit) page.push(index.reviews[position] as Review);
+      else if (nextOffset === undefined) nextOffset = i;
+    }
+  }
+  return {
+    total,
+    count: page.length,
+    limit: params.limit,
+    next_cursor: nextOffset === undefined ? null : encodeCursor({ version: index.version, query, offset: nextOffset }),
+    reviews: page,
+  };
+}
