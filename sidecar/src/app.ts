@@ -7,15 +7,19 @@ import { siteUrls } from "../../src/site/urls.ts";
 import type { BundleStore } from "./bundle/bundle-store.ts";
 import { errorHandler, unmatchedRoute } from "./http/error-handler.ts";
 import { limitBodySize } from "./http/limits.ts";
+import { mcpRoutes } from "./mcp/routes.ts";
+import { SessionTokens } from "./mcp/session-tokens.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
 import { serveBundle } from "./static/serve-bundle.ts";
 
 export interface AppDeps {
-  config: Pick<Config, "SITE_URL" | "SERVE_STATIC">;
+  config: Pick<Config, "SITE_URL" | "SERVE_STATIC"> & Partial<Pick<Config, "MCP_RATE_LIMIT_PER_MINUTE">>;
   /** The current build; the store swaps in a new one without a restart. */
   store: BundleStore;
   logger: Logger;
+  /** Signs and checks MCP session ids; share its secret between replicas. Default: a random secret. */
+  sessions?: SessionTokens;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -34,6 +38,15 @@ export function createApp(deps: AppDeps): Express {
         res.setHeader("X-Request-Id", id);
         return id;
       },
+    }),
+  );
+  // The MCP endpoint reads its own bodies (up to 1 MiB, as JSON-RPC errors); everything else is capped here.
+  app.use(
+    mcpRoutes({
+      store: deps.store,
+      tokens: deps.sessions ?? new SessionTokens(SessionTokens.randomSecret(), 86_400),
+      urls,
+      rateLimitPerMinute: deps.config.MCP_RATE_LIMIT_PER_MINUTE ?? 600,
     }),
   );
   app.use(limitBodySize(MAX_BODY_BYTES));

@@ -3,6 +3,7 @@ import { ConfigError, parseConfig } from "../../src/config/parse-config.ts";
 import { createApp } from "./app.ts";
 import { BundleStore } from "./bundle/bundle-store.ts";
 import { BundleError } from "./bundle/load-bundle.ts";
+import { SessionTokens } from "./mcp/session-tokens.ts";
 
 /** The only file that reads configuration and listens. */
 function start(): void {
@@ -21,7 +22,14 @@ function start(): void {
     throw error;
   }
   store.watch(config.RELOAD_INTERVAL_MS);
-  const app = createApp({ config, store, logger });
+  if (!config.MCP_SESSION_SECRET) {
+    logger.warn("MCP_SESSION_SECRET is not set: MCP sessions are valid in this process only");
+  }
+  const sessions = new SessionTokens(
+    config.MCP_SESSION_SECRET ?? SessionTokens.randomSecret(),
+    config.MCP_SESSION_TTL_SECONDS,
+  );
+  const app = createApp({ config, store, logger, sessions });
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -38,6 +46,7 @@ function start(): void {
       lines.push("  static documents are not served here (SERVE_STATIC=false): deploy dist/ to a CDN");
     }
     lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.reviews.length} reviews`);
+    lines.push("  /mcp              MCP server (streamable HTTP)");
     lines.push("  /healthz          health");
     console.log(lines.join("\n"));
   });

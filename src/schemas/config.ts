@@ -32,6 +32,22 @@ export const ConfigSchema = z
       .min(0, { error: "must be a whole number of milliseconds, 0 to disable" })
       .default(2000)
       .meta({ description: "How often the sidecar checks dist/ for a new build." }),
+    MCP_SESSION_SECRET: z
+      .string()
+      .min(32, { error: "must be at least 32 characters (e.g. openssl rand -base64 32)" })
+      .optional()
+      .meta({ description: "Signs MCP session ids; give every replica the same one. Unset: random per process." }),
+    MCP_SESSION_TTL_SECONDS: z.coerce
+      .number({ error: "must be a whole number of seconds from 60 to 2592000" })
+      .int({ error: "must be a whole number of seconds from 60 to 2592000" })
+      .min(60, { error: "must be a whole number of seconds from 60 to 2592000" })
+      .max(2_592_000, { error: "must be a whole number of seconds from 60 to 2592000" })
+      .default(86_400),
+    MCP_RATE_LIMIT_PER_MINUTE: z.coerce
+      .number({ error: "must be a whole number of requests, at least 1" })
+      .int({ error: "must be a whole number of requests, at least 1" })
+      .min(1, { error: "must be a whole number of requests, at least 1" })
+      .default(600),
   })
   .transform(({ SITE_URL, ...rest }) => ({
     ...rest,

@@ -6,13 +6,21 @@ import { InvalidRequestError } from "./errors.ts";
 import { foldText } from "./fold.ts";
 import type { ReviewIndex } from "./review-index.ts";
 
+type ZodIssueLike = { path: readonly PropertyKey[]; code: string; message: string; keys?: readonly string[] };
+
 /** zod issues in the service's own issue shape: one entry per problem, path as a parameter name. */
-export function toIssues(issues: readonly { path: readonly PropertyKey[]; code: string; message: string }[]) {
-  return issues.map((issue) => ({
-    path: issue.path.map(String).join(".") || "(parameters)",
-    code: issue.code,
-    message: issue.message,
-  }));
+export function toIssues(issues: readonly ZodIssueLike[]): ValidationIssue[] {
+  return issues.flatMap((issue) => {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys" && issue.keys) {
+      return issue.keys.map((key) => ({
+        path: path ? `${path}.${key}` : key,
+        code: "unrecognized",
+        message: "is not a parameter",
+      }));
+    }
+    return [{ path: path || "(parameters)", code: issue.code, message: issue.message }];
+  });
 }
 
 /** Validates raw arguments (typed, as the MCP tool receives them) into search parameters. */

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { LRUCache } from "lru-cache";
-import type { ReviewsDocument } from "../../../src/schemas/reviews-document.ts";
+import type { Business } from "../../../src/schemas/business.ts";
+import type { InsightsDocument } from "../../../src/schemas/insights.ts";
+import type { AggregateRating, ReviewsDocument } from "../../../src/schemas/reviews-document.ts";
 import { buildReviewIndex, type ReviewIndex } from "../../../src/search/review-index.ts";
 import { httpDate } from "../../../src/site/time.ts";
 import { type Bundle, BundleError, loadBundle } from "./load-bundle.ts";
@@ -17,10 +19,19 @@ export interface CachedBody {
 export interface LoadedBundle {
   bundle: Bundle;
   index: ReviewIndex;
+  business: Business;
+  aggregate: AggregateRating;
+  insights: InsightsDocument;
   /** HTTP date of the latest change in the data, for Last-Modified. */
   lastModified: string | undefined;
   /** Since-responses by date; bounded, and dropped with the bundle when a new build is swapped in. */
   sinceCache: LRUCache<string, CachedBody>;
+}
+
+/** The text of a published document of the build, by URL path; undefined if the build has none. */
+export function readDocument(bundle: Bundle, urlPath: string): string | undefined {
+  const entry = bundle.entries.get(urlPath);
+  return entry ? readFileSync(path.join(bundle.dir, entry.file), "utf8") : undefined;
 }
 
 /**
@@ -40,6 +51,9 @@ export function loadIndexedBundle(distDir: string): LoadedBundle {
   return {
     bundle,
     index,
+    business: document.business,
+    aggregate: document.aggregate_rating,
+    insights: JSON.parse(readDocument(bundle, "/insights.json") ?? "null") as InsightsDocument,
     lastModified: index.lastChanged ? httpDate(index.lastChanged, index.timeZone) : undefined,
     sinceCache: new LRUCache<string, CachedBody>({
       max: 1000,

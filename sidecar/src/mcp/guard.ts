@@ -1,0 +1,53 @@
+import cors from "cors";
+import type { RequestHandler } from "express";
+import type { SiteUrls } from "../../../src/site/urls.ts";
+import { jsonRpcError } from "./json-rpc.ts";
+
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"];
+
+function hostnameOf(value: string): string | undefined {
+  try {
+    return new URL(value.includes("://") ? value : `http://${value}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * DNS-rebinding protection for /mcp: the Host must be the public host or a loopback name, and an
+ * Origin, when sent, must be one of those too; anything else is a 403 before the request is read.
+ */
+export function hostAndOriginGuard(urls: SiteUrls): RequestHandler {
+  const allowed = new Set([new URL(urls.base).hostname.toLowerCase(), ...LOOPBACK]);
+  return (req, res, next) => {
+    const host = hostnameOf(req.headers.host ?? "");
+    if (!host || !allowed.has(host)) {
+      res
+        .status(403)
+        .json(jsonRpcError(null, -32000, `Forbidden: host ${req.headers.host ?? "(none)"} is not served here`));
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowed.has(hostnameOf(origin) ?? "")) {
+      res.status(403).json(jsonRpcError(null, -32000, `Forbidden: origin ${origin} is not allowed`));
+      return;
+    }
+    next();
+  };
+}
+
+/** CORS for browser MCP clients: the session header must be readable and sendable. */
+export const mcpCors = cors({
+  origin: true,
+  methods: ["POST", "GET", "DELETE", "OPTIONS"],
+  allowedHeaders: [
+    "Content-Type",
+    "Accept",
+    "Authorization",
+    "Mcp-Session-Id",
+    "Mcp-Protocol-Version",
+    "Last-Event-ID",
+  ],
+  exposedHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version"],
+  maxAge: 86_400,
+});

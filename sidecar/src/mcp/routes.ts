@@ -1,0 +1,119 @@
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import express, { type Request, type RequestHandler, type Response, Router } from "express";
+import { rateLimit } from "express-rate-limit";
+import type { SiteUrls } from "../../../src/site/urls.ts";
+import type { BundleStore } from "../bundle/bundle-store.ts";
+import { readDocument } from "../bundle/loaded-bundle.ts";
+import { hostAndOriginGuard, mcpCors } from "./guard.ts";
+import { checkMessage, jsonRpcError } from "./json-rpc.ts";
+import { buildMcpServer } from "./server.ts";
+import type { SessionTokens } from "./session-tokens.ts";
+
+export interface McpRouteOptions {
+  store: BundleStore;
+  tokens: SessionTokens;
+  urls: SiteUrls;
+  /** Requests per minute per client address. */
+  rateLimitPerMinute: number;
+  maxBodyBytes?: number;
+}
+
+const SESSION_HEADER = "mcp-session-id";
+
+/** Reads the session header and answers 400 (missing) or 404 (unknown, expired, terminated) itself. */
+function requireSession(req: Request, res: Response, tokens: SessionTokens, id: string | number | null): boolean {
+  const session = req.headers[SESSION_HEADER];
+  if (typeof session !== "string" || session === "") {
+    res
+      .status(400)
+      .json(jsonRpcError(id, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first"));
+    return false;
+  }
+  if (tokens.check(session) !== "valid") {
+    res.status(404).json(jsonRpcError(id, -32001, "Session not found: it expired or was terminated; initialize again"));
+    return false;
+  }
+  return true;
+}
+
+/**
+ * POST/GET/DELETE /mcp over streamable HTTP. Every request gets a fresh server and transport over
+ * the current build, so no session state lives in the process: initialize mints a signed session
+ * id, later requests are checked against the signature and then served statelessly.
+ */
+export function mcpRoutes(options: McpRouteOptions): Router {
+  const { store, tokens, urls } = options;
+  const router = Router();
+  const limiter = rateLimit({
+    windowMs: 60_000,
+    limit: options.rateLimitPerMinute,
+    standardHeaders: "draft-7",
+    legacyHeaders: false,
+    handler: (_req, res, _next, opts) => {
+      res.status(opts.statusCode).json(jsonRpcError(null, -32000, "Too many requests: slow down and retry later"));
+    },
+  });
+  router.use("/mcp", hostAndOriginGuard(urls), mcpCors, limiter);
+
+  const readBody = express.raw({ type: () => true, limit: options.maxBodyBytes ?? 1024 * 1024 });
+  const post: RequestHandler = async (req, res, next) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "");
+    } catch (error) {
+      res.status(400).json(jsonRpcError(null, -32700, `Parse error: ${(error as Error).message}`));
+      return;
+    }
+    const message = checkMessage(body);
+    if (typeof message === "string") {
+      res.status(400).json(jsonRpcError(null, -32600, `Invalid Request: ${message}`));
+      return;
+    }
+    const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+    const initialize = message.method === "initialize";
+    if (!initialize && !requireSession(req, res, tokens, id)) return;
+
+    const loaded = store.current;
+    const server = buildMcpServer({
+      index: loaded.index,
+      business: loaded.business,
+      aggregate: loaded.aggregate,
+      insights: loaded.insights,
+      urls,
+      readDocument: (path) => readDocument(loaded.bundle, path),
+    });
+    // Without a generator the transport runs stateless: the session was already checked above.
+    const transport = new StreamableHTTPServerTransport(
+      initialize
+        ? { sessionIdGenerator: () => tokens.issue(), enableJsonResponse: true }
+        : { enableJsonResponse: true },
+    );
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      next(error);
+    }
+  };
+  router.post("/mcp", readBody, post);
+
+  router.delete("/mcp", (req, res) => {
+    if (!requireSession(req, res, tokens, null)) return;
+    tokens.terminate(String(req.headers[SESSION_HEADER]));
+    res.status(200).end();
+  });
+  router.get("/mcp", (_req, res) => {
+    // No server-initiated stream is offered: every response comes on its POST.
+    res.setHeader("Allow", "POST, DELETE");
+    res.status(405).json(jsonRpcError(null, -32000, "Method not allowed: this server offers no GET stream; use POST"));
+  });
+  router.all("/mcp", (req, res) => {
+    res.setHeader("Allow", "POST, GET, DELETE");
+    res.status(405).json(jsonRpcError(null, -32000, `Method not allowed: ${req.method}`));
+  });
+  return router;
+}

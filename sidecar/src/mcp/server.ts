@@ -1,0 +1,142 @@
+import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { toolJsonSchema } from "../../../src/mcp/json-schema.ts";
+import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp/prompts.ts";
+import { TOOLS, type ToolContext } from "../../../src/mcp/tool-catalog.ts";
+import { IsoDateSchema } from "../../../src/schemas/common.ts";
+import { InvalidRequestError } from "../../../src/search/errors.ts";
+import type { SiteUrls } from "../../../src/site/urls.ts";
+
+export const SERVER_INFO = { name: "riverbend-reviews", title: "Riverbend Plumbing & Drain reviews", version: "1.0.0" };
+
+const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false };
+
+// Schemas and tool list are computed once: tools are the same for every request.
+const TOOL_LIST = TOOLS.map((tool) => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: toolJsonSchema(tool.input, "input"),
+  outputSchema: toolJsonSchema(tool.output, "output"),
+  annotations: { title: tool.title, ...ANNOTATIONS },
+}));
+
+export interface McpContext extends ToolContext {
+  urls: SiteUrls;
+  /** Text of a published document, by URL path, for resources/read. */
+  readDocument(path: string): string | undefined;
+}
+
+const DOCUMENTS = [
+  { name: "reviews", path: "/reviews.json", mimeType: "application/json", title: "All reviews (reviews.json)" },
+  { name: "insights", path: "/insights.json", mimeType: "application/json", title: "Insights (insights.json)" },
+  { name: "json-feed", path: "/api/feed.json", mimeType: "application/feed+json", title: "JSON Feed of the 50 newest" },
+  { name: "atom-feed", path: "/feed.xml", mimeType: "application/atom+xml", title: "Atom feed of the 50 newest" },
+];
+
+function callTool(context: McpContext, name: string, args: unknown): CallToolResult {
+  const tool = TOOLS.find((t) => t.name === name);
+  // Unknown tools are protocol errors (MCP 2025-11-25), not tool results; the HTTP layer checks too.
+  if (!tool) throw Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams });
+  try {
+    const structured = tool.run(context, args);
+    return { structuredContent: structured, content: [{ type: "text", text: JSON.stringify(structured) }] };
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError)) throw error;
+    const text = `Invalid arguments for ${name}: ${error.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`;
+    return { isError: true, content: [{ type: "text", text }] };
+  }
+}
+
+/** A fresh MCP server over one loaded build; each HTTP request gets its own. */
+export function buildMcpServer(context: McpContext): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, logging: {} },
+    instructions:
+      "Read-only access to the verified customer reviews of one plumbing business. Start with get_business for valid technician names and service ids; cite reviews by id.",
+  });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
+  server.server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(context, request.params.name, request.params.arguments),
+  );
+
+  for (const doc of DOCUMENTS) {
+    const uri = `${context.urls.base}${doc.path}`;
+    server.registerResource(doc.name, uri, { title: doc.title, mimeType: doc.mimeType }, () => {
+      const text = context.readDocument(doc.path);
+      if (text === undefined) throw new McpError(-32002, `Resource not found: ${uri}`);
+      return { contents: [{ uri, mimeType: doc.mimeType, text }] };
+    });
+  }
+
+  const ids = () => context.index.reviews.map((r) => r.id);
+  server.registerResource(
+    "review",
+    new ResourceTemplate("reviews://review/{id}", {
+      list: undefined,
+      complete: {
+        id: (value) =>
+          ids()
+            .filter((id) => id.startsWith(value))
+            .slice(0, 100),
+      },
+    }),
+    { title: "One review", description: "One review as JSON, by id.", mimeType: "application/json" },
+    (uri, variables) => {
+      const id = String(variables.id);
+      const position = context.index.byId.get(id);
+      if (position === undefined) throw new McpError(-32002, `Resource not found: ${uri.href}`);
+      return {
+        contents: [
+          { uri: uri.href, mimeType: "application/json", text: JSON.stringify(context.index.reviews[position]) },
+        ],
+      };
+    },
+  );
+
+  const technicianNames = context.business.technicians.map((t) => t.name);
+  const serviceIds = context.business.services.map((s) => s.id);
+  const startsWith = (values: string[]) => (value: string | undefined) =>
+    values.filter((v) => v.toLowerCase().startsWith((value ?? "").toLowerCase()));
+  server.registerPrompt(
+    "summarize_reviews",
+    {
+      title: "Summarize reviews",
+      description:
+        "Summarize the reviews (optionally of one technician, one service, or since a date), citing review ids.",
+      argsSchema: {
+        // describe() goes inside completable(): it returns a new schema that would lose the completer.
+        technician: completable(
+          z.string().optional().describe("Technician display name, id or first name"),
+          startsWith(technicianNames),
+        ),
+        service: completable(z.string().optional().describe("Service id"), startsWith(serviceIds)),
+        since: IsoDateSchema.optional().describe("Only reviews on or after this date, YYYY-MM-DD"),
+      },
+    },
+    (args) => ({
+      messages: [{ role: "user", content: { type: "text", text: summarizePrompt(context, args) } }],
+    }),
+  );
+  server.registerPrompt(
+    "answer_customer_question",
+    {
+      title: "Answer a customer's question",
+      description:
+        "Answer a prospective customer's question from the business facts and the relevant reviews, citing review ids.",
+      argsSchema: { question: z.string().min(1).max(500).describe("The customer's question") },
+    },
+    ({ question }) => ({
+      messages: [{ role: "user", content: { type: "text", text: answerQuestionPrompt(context, question) } }],
+    }),
+  );
+  return server;
+}

@@ -1,0 +1,57 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { LRUCache } from "lru-cache";
+
+export type SessionCheck = "valid" | "unknown";
+
+/**
+ * MCP session ids that validate themselves: `<issued>.<expires>.<nonce>.<hmac>`, signed with a
+ * secret shared by every replica. Any process with the same secret accepts a session another one
+ * issued, also after a restart, and nothing is stored per open session. Only terminated sessions
+ * are remembered (until they would have expired anyway), in a bounded cache of this process.
+ */
+export class SessionTokens {
+  readonly #secret: Buffer;
+  readonly #terminated: LRUCache<string, true>;
+
+  constructor(
+    secret: string,
+    private readonly lifetimeSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.#secret = Buffer.from(secret, "utf8");
+    this.#terminated = new LRUCache({ max: 100_000, ttlAutopurge: false });
+  }
+
+  /** A secret for a single process, when none is configured. */
+  static randomSecret(): string {
+    return randomBytes(32).toString("base64url");
+  }
+
+  #sign(body: string): string {
+    return createHmac("sha256", this.#secret).update(body).digest("base64url");
+  }
+
+  issue(): string {
+    const issued = Math.floor(this.now() / 1000);
+    const body = `${issued}.${issued + this.lifetimeSeconds}.${randomBytes(12).toString("base64url")}`;
+    return `${body}.${this.#sign(body)}`;
+  }
+
+  check(id: string): SessionCheck {
+    const parts = id.split(".");
+    if (parts.length !== 4 || id.length > 200) return "unknown";
+    const [issued, expires, nonce, signature] = parts as [string, string, string, string];
+    const expected = Buffer.from(this.#sign(`${issued}.${expires}.${nonce}`));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "unknown";
+    if (Number(expires) * 1000 <= this.now()) return "unknown";
+    return this.#terminated.has(id) ? "unknown" : "valid";
+  }
+
+  /** Ends a session here; the entry lives only until the session would have expired. */
+  terminate(id: string): void {
+    const expires = Number(id.split(".")[1]) * 1000;
+    const ttl = Math.max(1, expires - this.now());
+    this.#terminated.set(id, true, { ttl });
+  }
+}

@@ -1,0 +1,138 @@
+import type { z } from "zod";
+import type { Business } from "../schemas/business.ts";
+import type { InsightsDocument } from "../schemas/insights.ts";
+import type { AggregateRating } from "../schemas/reviews-document.ts";
+import { SearchParamsSchema, SearchResponseSchema } from "../schemas/search.ts";
+import {
+  BusinessInfoSchema,
+  GetReviewArgsSchema,
+  InsightsArgsSchema,
+  InsightsResultSchema,
+  NoArgumentsSchema,
+  ReviewResultSchema,
+  SinceArgsSchema,
+  SinceResultSchema,
+} from "../schemas/tools.ts";
+import { InvalidRequestError } from "../search/errors.ts";
+import { foldText } from "../search/fold.ts";
+import type { ReviewIndex } from "../search/review-index.ts";
+import { reviewsSince } from "../search/reviews-since.ts";
+import { searchReviews, toIssues } from "../search/search-reviews.ts";
+
+/** What the tools read: one loaded build. */
+export interface ToolContext {
+  index: ReviewIndex;
+  business: Business;
+  aggregate: AggregateRating;
+  insights: InsightsDocument;
+}
+
+/** A read-only tool, independent of any MCP library: the server card and the MCP server share it. */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodType;
+  output: z.ZodType;
+  run(context: ToolContext, args: unknown): Record<string, unknown>;
+}
+
+/** Validates tool arguments with the tool's schema; problems name the argument. */
+function parse<T>(schema: z.ZodType<T>, args: unknown): T {
+  const result = schema.safeParse(args ?? {});
+  if (!result.success) throw new InvalidRequestError(toIssues(result.error.issues));
+  return result.data;
+}
+
+function narrowInsights(insights: InsightsDocument, args: z.infer<typeof InsightsArgsSchema>, index: ReviewIndex) {
+  const sections: Record<string, unknown> = {};
+  const wanted = args.section
+    ? [args.section]
+    : Object.keys(insights).filter((k) => k !== "as_of" && k !== "review_count");
+  for (const section of wanted) {
+    const value = (insights as Record<string, unknown>)[section];
+    if (value === undefined) {
+      throw new InvalidRequestError([
+        { path: "section", code: "unavailable", message: `the insights have no "${section}" section yet` },
+      ]);
+    }
+    sections[section] = value;
+  }
+  if (sections.entities && (args.technician || args.service)) {
+    const { technicians, services, service_areas } = insights.entities;
+    const names = args.technician ? (index.technicianKeys.get(foldText(args.technician.trim())) ?? []) : undefined;
+    sections.entities = {
+      technicians: names ? technicians.filter((t) => names.includes(t.name)) : technicians,
+      services: args.service ? services.filter((s) => s.id === args.service?.toLowerCase()) : services,
+      service_areas,
+    };
+  }
+  return { as_of: insights.as_of, review_count: insights.review_count, sections };
+}
+
+const UNITS =
+  "Dates are YYYY-MM-DD in the business's local time zone; ratings are whole stars from 1 to 5. Cite reviews by their `id`.";
+
+export const TOOLS: readonly ToolDefinition[] = [
+  {
+    name: "get_business",
+    title: "Business details",
+    description: `The business whose reviews these are: name, contact details, address, opening hours, licence, service areas, services (with ids) and technicians (with display names), plus the aggregate rating with its distribution over 1-5 stars. Call this first to learn valid technician names and service ids. ${UNITS}`,
+    input: NoArgumentsSchema,
+    output: BusinessInfoSchema,
+    run: (context, args) => {
+      parse(NoArgumentsSchema, args);
+      return { business: context.business, aggregate_rating: context.aggregate };
+    },
+  },
+  {
+    name: "search_reviews",
+    title: "Search reviews",
+    description: `Search the verified reviews. All filters combine with AND: exact rating, minimum rating, date range (since/until, inclusive), a case- and accent-insensitive text query over title and text, a technician (id, display name or first name) and a service id. Results are sorted newest first unless sort says otherwise; page with limit (1-100, default 20) and the returned next_cursor. Returns total matches, the page of full reviews, and next_cursor (null on the last page). Same semantics as GET /api/reviews/search. ${UNITS}`,
+    input: SearchParamsSchema,
+    output: SearchResponseSchema,
+    run: (context, args) => searchReviews(context.index, args),
+  },
+  {
+    name: "get_review",
+    title: "One review by id",
+    description: `One review with all its fields (text, rating, author, technicians, services, area, owner response). Use when you already have a review id, e.g. to quote it exactly. ${UNITS}`,
+    input: GetReviewArgsSchema,
+    output: ReviewResultSchema,
+    run: (context, args) => {
+      const { id } = parse(GetReviewArgsSchema, args);
+      const position = context.index.byId.get(id);
+      if (position === undefined) {
+        throw new InvalidRequestError([{ path: "id", code: "not_found", message: `no review has the id "${id}"` }]);
+      }
+      return { review: context.index.reviews[position] };
+    },
+  },
+  {
+    name: "get_reviews_since",
+    title: "Reviews since a date",
+    description: `Reviews dated on or after a date, newest first, up to limit (default 100): for catching up on what is new. total tells how many there are in all. ${UNITS}`,
+    input: SinceArgsSchema,
+    output: SinceResultSchema,
+    run: (context, args) => {
+      const { date, limit } = parse(SinceArgsSchema, args);
+      const all = reviewsSince(context.index, date);
+      return {
+        since: all.since,
+        total: all.count,
+        count: Math.min(limit, all.count),
+        reviews: all.reviews.slice(0, limit),
+      };
+    },
+  },
+  {
+    name: "get_insights",
+    title: "Insights derived from the reviews",
+    description: `Figures derived from the reviews, as published in /insights.json: per technician, service and service area the number of reviews, mean rating and rating distribution (section "entities"); other sections appear as the insights grow. Narrow with section, technician or service. ${UNITS}`,
+    input: InsightsArgsSchema,
+    output: InsightsResultSchema,
+    run: (context, args) => narrowInsights(context.insights, parse(InsightsArgsSchema, args), context.index),
+  },
+];
+
+export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((tool) => tool.name));
