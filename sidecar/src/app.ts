@@ -7,6 +7,7 @@ import { siteUrls } from "../../src/site/urls.ts";
 import type { BundleStore } from "./bundle/bundle-store.ts";
 import { errorHandler, unmatchedRoute } from "./http/error-handler.ts";
 import { limitBodySize } from "./http/limits.ts";
+import { type HubRouteOptions, hubRoutes } from "./hub/routes.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -20,6 +21,8 @@ export interface AppDeps {
   logger: Logger;
   /** Signs and checks MCP session ids; share its secret between replicas. Default: a random secret. */
   sessions?: SessionTokens;
+  /** The WebSub hub and its limits; without it /api/websub/hub is not served. */
+  hub?: Omit<HubRouteOptions, "bundles">;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -49,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
       rateLimitPerMinute: deps.config.MCP_RATE_LIMIT_PER_MINUTE ?? 600,
     }),
   );
+  if (deps.hub) app.use(hubRoutes({ ...deps.hub, bundles: deps.store }));
   app.use(limitBodySize(MAX_BODY_BYTES));
   app.use(compression());
   app.use(healthRoutes(deps.store));

@@ -3,6 +3,7 @@ import { ConfigError, parseConfig } from "../../src/config/parse-config.ts";
 import { createApp } from "./app.ts";
 import { BundleStore } from "./bundle/bundle-store.ts";
 import { BundleError } from "./bundle/load-bundle.ts";
+import { createHub } from "./hub/create-hub.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
 
 /** The only file that reads configuration and listens. */
@@ -29,7 +30,9 @@ function start(): void {
     config.MCP_SESSION_SECRET ?? SessionTokens.randomSecret(),
     config.MCP_SESSION_TTL_SECONDS,
   );
-  const app = createApp({ config, store, logger, sessions });
+  const websub = createHub(config, store, logger);
+  websub.hub.start();
+  const app = createApp({ config, store, logger, sessions, hub: websub.routes });
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -47,6 +50,7 @@ function start(): void {
     }
     lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.reviews.length} reviews`);
     lines.push("  /mcp              MCP server (streamable HTTP)");
+    lines.push("  /api/websub/hub   WebSub hub for /feed.xml, /api/feed.json, /reviews.json");
     lines.push("  /healthz          health");
     console.log(lines.join("\n"));
   });
@@ -54,9 +58,15 @@ function start(): void {
     console.error(`Cannot listen on ${config.HOST}:${config.PORT}: ${error.message}`);
     process.exit(1);
   });
+  // Graceful stop: no new connections, in-flight requests and deliveries finish, the database closes.
   const stop = () => {
     store.stop();
-    server.close(() => process.exit(0));
+    server.close(() => {
+      websub.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
     server.closeIdleConnections();
   };
   process.once("SIGTERM", stop);

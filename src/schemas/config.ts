@@ -4,6 +4,15 @@ const BooleanFlagSchema = z
   .enum(["true", "false", "1", "0"], { error: "must be true or false" })
   .transform((v) => v === "true" || v === "1");
 
+const wholeNumber = (what: string, min: number) =>
+  z.coerce
+    .number({ error: `must be a whole number of ${what}, at least ${min}` })
+    .int({ error: `must be a whole number of ${what}, at least ${min}` })
+    .min(min, { error: `must be a whole number of ${what}, at least ${min}` });
+const seconds = wholeNumber("seconds", 1);
+const milliseconds = wholeNumber("milliseconds", 1);
+const count = wholeNumber("items", 1);
+
 /**
  * Process configuration, read once from the environment at start-up. Keys are the environment
  * variable names so that an error can name the variable to fix.
@@ -43,11 +52,62 @@ export const ConfigSchema = z
       .min(60, { error: "must be a whole number of seconds from 60 to 2592000" })
       .max(2_592_000, { error: "must be a whole number of seconds from 60 to 2592000" })
       .default(86_400),
+    STATE_DIR: z.string().min(1).default("var").meta({ description: "Folder of the hub's SQLite database." }),
+    HUB_LEASE_DEFAULT_SECONDS: seconds.default(864_000),
+    HUB_LEASE_MIN_SECONDS: seconds.default(3_600),
+    HUB_LEASE_MAX_SECONDS: seconds.default(2_592_000),
+    HUB_RETRY_MIN_MS: milliseconds.default(1_000),
+    HUB_RETRY_MAX_MS: milliseconds.default(30_000),
+    HUB_RETRY_FACTOR: z.coerce
+      .number({ error: "must be a number of at least 1" })
+      .min(1, { error: "must be a number of at least 1" })
+      .default(2),
+    HUB_TIMEOUT_MS: milliseconds.default(10_000),
+    HUB_CONCURRENCY: count.default(32),
+    HUB_ALLOWED_CIDRS: z
+      .string()
+      .default("")
+      .transform((value, context) => {
+        const cidrs = value
+          .split(",")
+          .map((c) => c.trim())
+          .filter((c) => c.length > 0);
+        for (const cidr of cidrs) {
+          if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(cidr)) {
+            context.addIssue({
+              code: "custom",
+              message: `must be a comma-separated list of CIDRs, e.g. 127.0.0.0/8; "${cidr}" is not one`,
+            });
+          }
+        }
+        return cidrs;
+      })
+      .meta({ description: "Extra addresses the hub may call back (tests only). Empty in production." }),
+    HUB_EXTRA_CA_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: "PEM file of an extra CA to trust for callbacks." }),
+    HUB_PUBLISH_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+    HUB_RATE_LIMIT_PER_MINUTE: count.default(60),
+    HUB_CALLBACK_HOST_RATE_LIMIT_PER_MINUTE: count.default(30),
+    HUB_MAX_SUBSCRIPTIONS_PER_HOST: count.default(1_000),
+    HUB_MAX_SUBSCRIPTIONS: count.default(100_000),
     MCP_RATE_LIMIT_PER_MINUTE: z.coerce
       .number({ error: "must be a whole number of requests, at least 1" })
       .int({ error: "must be a whole number of requests, at least 1" })
       .min(1, { error: "must be a whole number of requests, at least 1" })
       .default(600),
+  })
+  .superRefine((config, context) => {
+    const { HUB_LEASE_MIN_SECONDS: min, HUB_LEASE_DEFAULT_SECONDS: lease, HUB_LEASE_MAX_SECONDS: max } = config;
+    if (!(min <= lease && lease <= max)) {
+      context.addIssue({
+        code: "custom",
+        path: ["HUB_LEASE_DEFAULT_SECONDS"],
+        message: `must lie between HUB_LEASE_MIN_SECONDS (${min}) and HUB_LEASE_MAX_SECONDS (${max})`,
+      });
+    }
   })
   .transform(({ SITE_URL, ...rest }) => ({
     ...rest,

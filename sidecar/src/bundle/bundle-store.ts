@@ -21,6 +21,7 @@ export class BundleStore {
   #current: LoadedBundle;
   #stamp: string | undefined;
   #timer: NodeJS.Timeout | undefined;
+  readonly #listeners: ((loaded: LoadedBundle) => void)[] = [];
 
   constructor(
     readonly distDir: string,
@@ -42,6 +43,7 @@ export class BundleStore {
       const next = loadIndexedBundle(this.distDir);
       this.#current = next;
       this.#stamp = stamp;
+      for (const listener of this.#listeners) listener(next);
       this.logger.info({ reviews: next.index.reviews.length, data: next.index.version }, "loaded a new build");
       return true;
     } catch (error) {
@@ -49,6 +51,11 @@ export class BundleStore {
       this.logger.warn({ err: error }, "could not load the new build yet");
       return false;
     }
+  }
+
+  /** Called after every swap, e.g. so the hub can look for changed topics. */
+  onSwap(listener: (loaded: LoadedBundle) => void): void {
+    this.#listeners.push(listener);
   }
 
   /** Polls the manifest; 0 disables. The timer does not keep the process alive. */

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { HubRequestError } from "../../../src/hub/hub-request.ts";
 import type { ErrorResponse } from "../../../src/schemas/errors.ts";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
 import { HttpError, notFound } from "./errors.ts";
@@ -32,6 +33,12 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
   } else if (isClientError(error)) {
     status = error.status;
     body = { error: "bad_request", message: error.expose ? error.message : "The request could not be read." };
+  }
+  if (error instanceof HubRequestError) {
+    // WebSub asks for plain-text reasons.
+    res.status(error.status).setHeader("Cache-Control", "no-store");
+    res.type("text/plain").send(error.message);
+    return;
   }
   if (status >= 500) req.log?.error({ err: error }, "request failed");
   if (res.headersSent) {

@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Logger } from "pino";
+import type { Config } from "../../../src/schemas/config.ts";
+import { siteUrls } from "../../../src/site/urls.ts";
+import type { BundleStore } from "../bundle/bundle-store.ts";
+import { Hub } from "./hub.ts";
+import { AddressPolicy } from "./outbound/address-policy.ts";
+import { GuardedClient } from "./outbound/guarded-client.ts";
+import type { HubRouteOptions } from "./routes.ts";
+import { SqliteHubStore } from "./store/sqlite-store.ts";
+
+/** Builds the hub from configuration: its store file, guarded client and policies. */
+export function createHub(config: Config, bundles: BundleStore, logger: Logger) {
+  const store = new SqliteHubStore(path.join(config.STATE_DIR, "hub.sqlite"));
+  const client = new GuardedClient({
+    policy: new AddressPolicy(config.HUB_ALLOWED_CIDRS),
+    timeoutMs: config.HUB_TIMEOUT_MS,
+    concurrency: config.HUB_CONCURRENCY,
+    extraCa: config.HUB_EXTRA_CA_FILE ? readFileSync(config.HUB_EXTRA_CA_FILE, "utf8") : undefined,
+    userAgent: "riverbend-reviews-websub-hub/1.0 (+https://www.w3.org/TR/websub/)",
+  });
+  const hub = new Hub({
+    store,
+    bundles,
+    client,
+    urls: siteUrls(config.SITE_URL),
+    lease: {
+      defaultSeconds: config.HUB_LEASE_DEFAULT_SECONDS,
+      minSeconds: config.HUB_LEASE_MIN_SECONDS,
+      maxSeconds: config.HUB_LEASE_MAX_SECONDS,
+    },
+    retry: {
+      maxFailures: 3,
+      minDelayMs: config.HUB_RETRY_MIN_MS,
+      maxDelayMs: config.HUB_RETRY_MAX_MS,
+      factor: config.HUB_RETRY_FACTOR,
+    },
+    logger,
+  });
+  bundles.onSwap(() => hub.detectChanges());
+  const routes: Omit<HubRouteOptions, "bundles"> = {
+    hub,
+    publishToken: config.HUB_PUBLISH_TOKEN,
+    ratePerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
+    callbackHostRatePerMinute: config.HUB_CALLBACK_HOST_RATE_LIMIT_PER_MINUTE,
+    maxPerHost: config.HUB_MAX_SUBSCRIPTIONS_PER_HOST,
+    maxTotal: config.HUB_MAX_SUBSCRIPTIONS,
+  };
+  const close = async () => {
+    await hub.stop();
+    await client.close();
+    store.close();
+  };
+  return { hub, routes, close };
+}

@@ -1,0 +1,121 @@
+import { lookup as dnsLookup } from "node:dns";
+import { isIP, type LookupFunction } from "node:net";
+import { rootCertificates } from "node:tls";
+import { Agent, request } from "undici";
+import type { AddressPolicy } from "./address-policy.ts";
+
+export class OutboundRefused extends Error {
+  override name = "OutboundRefused";
+}
+
+export interface OutboundOptions {
+  policy: AddressPolicy;
+  timeoutMs: number;
+  /** Requests in flight at once across the hub. */
+  concurrency: number;
+  /** Extra PEM certificate authority to trust (for test subscribers); the system roots stay trusted. */
+  extraCa?: string | undefined;
+  userAgent: string;
+}
+
+export interface OutboundResponse {
+  status: number;
+  /** At most `maxBodyBytes` of the body, as text. */
+  body: string;
+}
+
+/**
+ * The one client for every outbound hub request (verification, delivery, denial): HTTPS only, no
+ * redirects, timeouts, bounded concurrency, and an SSRF guard that checks IP literals itself (undici
+ * skips the lookup hook for them) and every address a host name resolves to, at connect time, so
+ * DNS rebinding cannot slip a private address in between check and connect.
+ */
+export class GuardedClient {
+  readonly #agent: Agent;
+  #active = 0;
+  readonly #waiting: (() => void)[] = [];
+  peakActive = 0;
+
+  constructor(private readonly options: OutboundOptions) {
+    const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
+      dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+        if (error) return callback(error, "", 0);
+        const list = addresses as { address: string; family: number }[];
+        const refusal = list.map((a) => options.policy.refuse(a.address)).find((r) => r !== undefined);
+        if (refusal || list.length === 0) {
+          return callback(new OutboundRefused(`refused ${hostname}: ${refusal ?? "no address"}`), "", 0);
+        }
+        if (lookupOptions.all) return callback(null, list as never, 0);
+        const first = list[0] as { address: string; family: number };
+        return callback(null, first.address, first.family);
+      });
+    };
+    this.#agent = new Agent({
+      connect: {
+        lookup,
+        timeout: options.timeoutMs,
+        ...(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {}),
+      },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connections: options.concurrency,
+    });
+  }
+
+  /** Refuses a URL before any connection: wrong scheme, or an IP literal the policy forbids. */
+  check(url: string): void {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "https:") throw new OutboundRefused(`refused ${url}: only https is used`);
+    const host = parsed.hostname.replace(/^\[|\]$/g, "");
+    if (isIP(host)) {
+      const refusal = this.options.policy.refuse(host);
+      if (refusal) throw new OutboundRefused(`refused ${url}: ${refusal}`);
+    }
+  }
+
+  async #slot(): Promise<() => void> {
+    if (this.#active >= this.options.concurrency) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#active++;
+    this.peakActive = Math.max(this.peakActive, this.#active);
+    return () => {
+      this.#active--;
+      this.#waiting.shift()?.();
+    };
+  }
+
+  async send(
+    method: "GET" | "POST",
+    url: string,
+    init: { headers?: Record<string, string>; body?: Uint8Array; maxBodyBytes: number },
+  ): Promise<OutboundResponse> {
+    this.check(url);
+    const release = await this.#slot();
+    try {
+      const response = await request(url, {
+        method,
+        dispatcher: this.#agent,
+        headers: { "user-agent": this.options.userAgent, ...init.headers },
+        ...(init.body ? { body: init.body } : {}),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      let body = "";
+      let size = 0;
+      for await (const chunk of response.body) {
+        const piece = chunk as Buffer;
+        if (size < init.maxBodyBytes) body += piece.subarray(0, init.maxBodyBytes - size).toString("utf8");
+        size += piece.length;
+        if (size >= init.maxBodyBytes) {
+          response.body.destroy();
+          break;
+        }
+      }
+      return { status: response.statusCode, body };
+    } finally {
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}

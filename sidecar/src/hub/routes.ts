@@ -1,0 +1,93 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
+import { rateLimit } from "express-rate-limit";
+import { HubRequestError, parseHubRequest } from "../../../src/hub/hub-request.ts";
+import type { BundleStore } from "../bundle/bundle-store.ts";
+import type { Hub } from "./hub.ts";
+
+export interface HubRouteOptions {
+  hub: Hub;
+  bundles: BundleStore;
+  publishToken: string | undefined;
+  ratePerMinute: number;
+  callbackHostRatePerMinute: number;
+  maxPerHost: number;
+  maxTotal: number;
+}
+
+const FORM = "application/x-www-form-urlencoded";
+
+function callbackHost(body: unknown): string | undefined {
+  if (typeof body !== "string") return undefined;
+  const callback = new URLSearchParams(body).get("hub.callback");
+  try {
+    return callback ? new URL(callback).host.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const tooMany =
+  (what: string) =>
+  (_req: Request, res: Response, _next: NextFunction, options: { statusCode: number }): void => {
+    res.status(options.statusCode).type("text/plain").send(`Too many requests from this ${what}; retry later.`);
+  };
+
+/** POST /api/websub/hub: subscribe, unsubscribe and publish, answered in plain text. */
+export function hubRoutes(options: HubRouteOptions): Router {
+  const { hub } = options;
+  const router = Router();
+  const path = "/api/websub/hub";
+  const limits = {
+    windowMs: 60_000,
+    standardHeaders: "draft-7" as const,
+    legacyHeaders: false,
+  };
+  router.post(
+    path,
+    rateLimit({ ...limits, limit: options.ratePerMinute, handler: tooMany("address") }),
+    express.text({ type: () => true, limit: "16kb" }),
+    rateLimit({
+      ...limits,
+      limit: options.callbackHostRatePerMinute,
+      skip: (req) => callbackHost(req.body) === undefined,
+      keyGenerator: (req) => `callback:${callbackHost(req.body)}`,
+      handler: tooMany("callback host"),
+    }),
+    ((req, res) => {
+      if (!req.is(FORM) || typeof req.body !== "string") {
+        throw new HubRequestError(415, `The body must be ${FORM}.`);
+      }
+      const request = parseHubRequest(new URLSearchParams(req.body), hub.topics, hub.lease);
+      if (request.mode === "publish") {
+        if (options.publishToken && req.headers.authorization !== `Bearer ${options.publishToken}`) {
+          throw new HubRequestError(401, "Publishing needs the bearer token configured as HUB_PUBLISH_TOKEN.");
+        }
+        options.bundles.reload();
+        const changed = hub.detectChanges();
+        res
+          .status(202)
+          .type("text/plain")
+          .send(changed.length > 0 ? `Accepted: distributing ${changed.join(", ")}` : "Accepted: nothing changed");
+        return;
+      }
+      const refusal = hub.checkCallbackAddress(request.callback);
+      if (refusal) throw new HubRequestError(400, `hub.callback is not allowed: ${refusal}`);
+      if (request.mode === "subscribe" && !hub.store.getSubscription(request.topic, request.callback)) {
+        const host = new URL(request.callback).host.toLowerCase();
+        if (hub.store.countSubscriptions({ callbackHost: host }) >= options.maxPerHost) {
+          throw new HubRequestError(403, `Too many subscriptions for callback host ${host}.`);
+        }
+        if (hub.store.countSubscriptions() >= options.maxTotal) {
+          throw new HubRequestError(503, "The hub takes no new subscriptions at the moment.");
+        }
+      }
+      hub.accept(request);
+      res.status(202).type("text/plain").send("Accepted: verification of intent follows.");
+    }) satisfies RequestHandler,
+  );
+  router.all(path, (_req, res) => {
+    res.setHeader("Allow", "POST");
+    res.status(405).type("text/plain").send("Use POST with a form-encoded body.");
+  });
+  return router;
+}

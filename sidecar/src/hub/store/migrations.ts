@@ -1,0 +1,27 @@
+/** Schema migrations, applied in order once each; never edit one that has shipped, add a new one. */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE subscriptions (
+     topic TEXT NOT NULL,
+     callback TEXT NOT NULL,
+     callback_host TEXT NOT NULL,
+     secret TEXT,
+     lease_seconds INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     failures INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (topic, callback)
+   ) STRICT;
+   CREATE INDEX subscriptions_by_host ON subscriptions (callback_host);
+   CREATE TABLE deliveries (
+     topic TEXT NOT NULL,
+     callback TEXT NOT NULL,
+     sha256 TEXT NOT NULL,
+     due_at INTEGER NOT NULL,
+     PRIMARY KEY (topic, callback),
+     FOREIGN KEY (topic, callback) REFERENCES subscriptions (topic, callback) ON DELETE CASCADE
+   ) STRICT;
+   CREATE INDEX deliveries_by_due ON deliveries (due_at);
+   CREATE TABLE topics (
+     topic TEXT PRIMARY KEY,
+     distributed_sha256 TEXT NOT NULL
+   ) STRICT;`,
+];

@@ -1,0 +1,35 @@
+import { randomBytes } from "node:crypto";
+import { withHubParams } from "../../../src/hub/callback-url.ts";
+import type { HubRequest } from "../../../src/hub/hub-request.ts";
+import type { GuardedClient } from "./outbound/guarded-client.ts";
+
+/** A new challenge for every verification: 43 random URL-safe characters. */
+export function newChallenge(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/**
+ * Verification of intent (WebSub §5.3): GET the callback with mode, topic, challenge (and the granted
+ * lease on subscribe). Only a 2xx whose body is exactly the challenge confirms; any other status
+ * (redirects are never followed), a wrong body, a timeout or a refused address does not.
+ */
+export async function verifyIntent(
+  client: GuardedClient,
+  request: Extract<HubRequest, { mode: "subscribe" | "unsubscribe" }>,
+): Promise<boolean> {
+  const challenge = newChallenge();
+  const params: Record<string, string> = {
+    "hub.mode": request.mode,
+    "hub.topic": request.topic,
+    "hub.challenge": challenge,
+  };
+  if (request.mode === "subscribe") params["hub.lease_seconds"] = String(request.leaseSeconds);
+  try {
+    const response = await client.send("GET", withHubParams(request.callback, params), {
+      maxBodyBytes: challenge.length + 64,
+    });
+    return response.status >= 200 && response.status < 300 && response.body === challenge;
+  } catch {
+    return false;
+  }
+}
