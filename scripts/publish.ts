@@ -36,8 +36,8 @@ async function main(): Promise<number> {
     console.log("Built; no topic changed, so the hub is not pinged.");
     return 0;
   }
-  const hubUrl = process.env.HUB_URL || urls.hub;
-  const attempts = Number(process.env.PUBLISH_ATTEMPTS || 6);
+  const hubUrl = config.HUB_URL ?? urls.hub;
+  const attempts = config.PUBLISH_ATTEMPTS;
   for (const topic of changed) {
     try {
       const answer = await pRetry(

@@ -13,7 +13,7 @@ function errorOf(env: Record<string, string>): string {
 
 describe("configuration", () => {
   it("has loopback defaults", () => {
-    expect(parseConfig({})).toEqual({
+    expect(parseConfig({})).toMatchObject({
       PORT: 4321,
       HOST: "127.0.0.1",
       SITE_URL: "http://localhost:4321",
@@ -22,7 +22,27 @@ describe("configuration", () => {
       SERVE_STATIC: true,
       LOG_LEVEL: "info",
       RELOAD_INTERVAL_MS: 2000,
+      STATE_DIR: "var",
+      HUB_LEASE_DEFAULT_SECONDS: 864_000,
+      HUB_ALLOWED_CIDRS: [],
+      MCP_SESSION_TTL_SECONDS: 86_400,
     });
+    expect(parseConfig({}).MCP_SESSION_SECRET).toBeUndefined();
+    expect(parseConfig({}).HUB_PUBLISH_TOKEN).toBeUndefined();
+  });
+
+  it("checks hub settings: CIDR lists and lease bounds", () => {
+    expect(parseConfig({ HUB_ALLOWED_CIDRS: "127.0.0.0/8, ::1/128" }).HUB_ALLOWED_CIDRS).toEqual([
+      "127.0.0.0/8",
+      "::1/128",
+    ]);
+    expect(errorOf({ HUB_ALLOWED_CIDRS: "localhost" })).toContain(
+      'HUB_ALLOWED_CIDRS: must be a comma-separated list of CIDRs, e.g. 127.0.0.0/8; "localhost" is not one',
+    );
+    expect(errorOf({ HUB_LEASE_DEFAULT_SECONDS: "60" })).toContain(
+      "HUB_LEASE_DEFAULT_SECONDS: must lie between HUB_LEASE_MIN_SECONDS (3600) and HUB_LEASE_MAX_SECONDS (2592000)",
+    );
+    expect(errorOf({ MCP_SESSION_SECRET: "short" })).toContain("MCP_SESSION_SECRET: must be at least 32 characters");
   });
 
   it("derives the default site URL from PORT and strips a trailing slash from SITE_URL", () => {

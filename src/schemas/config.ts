@@ -89,6 +89,11 @@ export const ConfigSchema = z
       .optional()
       .meta({ description: "PEM file of an extra CA to trust for callbacks." }),
     HUB_PUBLISH_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+    HUB_URL: z
+      .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL of the hub" })
+      .optional()
+      .meta({ description: "npm run publish: the hub to ping; default $SITE_URL/api/websub/hub." }),
+    PUBLISH_ATTEMPTS: count.default(6).meta({ description: "npm run publish: how often to try the hub." }),
     HUB_RATE_LIMIT_PER_MINUTE: count.default(60),
     HUB_CALLBACK_HOST_RATE_LIMIT_PER_MINUTE: count.default(30),
     HUB_MAX_SUBSCRIPTIONS_PER_HOST: count.default(1_000),
