@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(compression());
   app.use(healthRoutes(deps.store));
   app.use(reviewRoutes(deps.store));
-  if (deps.config.SERVE_STATIC) app.use(serveBundle(() => deps.store.current.bundle, urls));
+  if (deps.config.SERVE_STATIC) app.use(serveBundle(deps.store, urls));
   app.use(unmatchedRoute);
   app.use(errorHandler);
   return app;

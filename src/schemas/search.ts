@@ -26,15 +26,23 @@ export const SearchParamsSchema = z
       .string()
       .min(1, { error: "must not be empty" })
       .max(200, { error: "must be at most 200 characters" })
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+      .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, { error: "must not contain control characters" })
+      // Matching folds accents away; a query of accents alone would fold to nothing and match all.
+      .refine((q) => q.normalize("NFD").replace(/\p{M}/gu, "").length > 0, {
+        error: "must contain more than combining accents",
+      })
       .optional()
       .meta({ description: "Case- and accent-insensitive substring of the review text or title." }),
     mentions_technician: z
       .string()
+      .trim()
       .min(1, { error: "must not be empty" })
       .optional()
       .meta({ description: "Technician id, display name or first name, case-insensitive." }),
     mentions_service: z
       .string()
+      .trim()
       .min(1, { error: "must not be empty" })
       .optional()
       .meta({ description: "Service id, case-insensitive." }),

@@ -31,5 +31,7 @@ export function decodeCursor(cursor: string): CursorState | string {
   if (parts.length !== 4 || format !== "1" || !version || !query || !/^\d{1,9}$/.test(offset ?? "")) {
     return "is not a cursor this service issued";
   }
-  return { version, query, offset: Number(offset) };
+  const state = { version, query, offset: Number(offset) };
+  // base64url decoding forgives trailing characters; only the exact encoding is accepted.
+  return encodeCursor(state) === cursor ? state : "is not a cursor this service issued";
 }

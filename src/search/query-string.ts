@@ -24,9 +24,9 @@ export function decodeSearchQuery(query: URLSearchParams): {
     if (!KNOWN.includes(name)) {
       if (seen.has(name)) continue;
       seen.add(name);
-      const suggestion = closest(name, KNOWN);
+      const suggestion = name ? closest(name, KNOWN) : undefined;
       issues.push({
-        path: name,
+        path: name || "(empty name)",
         code: "unrecognized",
         message: suggestion
           ? `is not a parameter; did you mean ${suggestion}?`

@@ -16,7 +16,7 @@ export interface ReviewIndex {
   byId: ReadonlyMap<string, number>;
   /** Positions in each sort order. */
   orders: Readonly<Record<SearchSort, Uint32Array>>;
-  /** Folded title + text per position. */
+  /** Folded title and text per position, joined by a NUL (which no valid query contains). */
   folded: readonly string[];
   /** Folded technician key (id, display name or first name) -> display names it may mean. */
   technicianKeys: ReadonlyMap<string, readonly string[]>;
@@ -78,7 +78,7 @@ export function buildReviewIndex(document: ReviewsDocument, version: string): Re
       highest: order(reviews, byRatingDesc),
       lowest: order(reviews, byRatingAsc),
     },
-    folded: reviews.map((review) => foldText(review.title ? `${review.title}\n${review.text}` : review.text)),
+    folded: reviews.map((review) => foldText(review.title ? `${review.title}\u0000${review.text}` : review.text)),
     technicianKeys,
     byTechnician: bitmaps(reviews, (review) => review.technicians),
     byService: bitmaps(reviews, (review) => review.services.map((id) => id.toLowerCase())),

@@ -1,3 +1,4 @@
+import { IsoDateSchema } from "../schemas/common.ts";
 import type { ValidationIssue } from "../schemas/errors.ts";
 import type { Review } from "../schemas/review.ts";
 import { type SearchParams, SearchParamsSchema, type SearchResponse } from "../schemas/search.ts";
@@ -23,16 +24,37 @@ export function toIssues(issues: readonly ZodIssueLike[]): ValidationIssue[] {
   });
 }
 
-/** Validates raw arguments (typed, as the MCP tool receives them) into search parameters. */
+const fields = (input: unknown): Record<string, unknown> =>
+  input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {};
+
+/**
+ * Validates raw arguments (typed, as the MCP tool receives them) into search parameters. Rules that
+ * relate two parameters are checked on whatever parts are valid, so every problem is reported at once.
+ */
 export function parseSearchParams(input: unknown): SearchParams {
   const result = SearchParamsSchema.safeParse(input);
   const issues: ValidationIssue[] = result.success ? [] : toIssues(result.error.issues);
-  const params = result.success ? result.data : undefined;
-  if (params?.since && params.until && params.since > params.until) {
-    issues.push({ path: "since", code: "invalid_range", message: `must not be after until (${params.until})` });
+  const raw = fields(input);
+  const since = IsoDateSchema.safeParse(raw.since);
+  const until = IsoDateSchema.safeParse(raw.until);
+  if (since.success && until.success && since.data > until.data) {
+    issues.push({ path: "since", code: "invalid_range", message: `must not be after until (${until.data})` });
   }
-  if (issues.length > 0 || !params) throw new InvalidRequestError(issues);
-  return params;
+  if (issues.length > 0 || !result.success) throw new InvalidRequestError(issues);
+  return result.data;
+}
+
+/** Why a cursor cannot continue this query, or undefined; `params` is absent when they are invalid. */
+function cursorProblem(index: ReviewIndex, cursor: string, params: SearchParams | undefined) {
+  const state = decodeCursor(cursor);
+  if (typeof state === "string") return { problem: state };
+  if (state.version !== index.version) {
+    return { problem: "was issued for another version of the data; start again without a cursor" };
+  }
+  if (params && state.query !== queryFingerprint(params)) {
+    return { problem: "belongs to a different query; keep the same filters and sort, or start without a cursor" };
+  }
+  return { offset: state.offset };
 }
 
 type Test = (position: number) => boolean;
@@ -69,24 +91,23 @@ function filters(index: ReviewIndex, params: SearchParams): Test[] | undefined {
  * with cursor pagination. Shared by GET /api/reviews/search and the MCP tool search_reviews.
  */
 export function searchReviews(index: ReviewIndex, input: unknown): SearchResponse {
-  const params = parseSearchParams(input);
-  const query = queryFingerprint(params);
-  let start = 0;
-  if (params.cursor !== undefined) {
-    const state = decodeCursor(params.cursor);
-    const problem =
-      typeof state === "string"
-        ? state
-        : state.version !== index.version
-          ? "was issued for another version of the data; start again without a cursor"
-          : state.query !== query
-            ? "belongs to a different query; keep the same filters and sort, or start without a cursor"
-            : undefined;
-    if (problem || typeof state === "string") {
-      throw new InvalidRequestError([{ path: "cursor", code: "invalid_cursor", message: problem ?? "is invalid" }]);
-    }
-    start = state.offset;
+  const issues: ValidationIssue[] = [];
+  let params: SearchParams | undefined;
+  try {
+    params = parseSearchParams(input);
+  } catch (error) {
+    if (!(error instanceof InvalidRequestError)) throw error;
+    issues.push(...error.issues);
   }
+  let start = 0;
+  const cursor = fields(input).cursor;
+  if (typeof cursor === "string" && !issues.some((issue) => issue.path === "cursor")) {
+    const checked = cursorProblem(index, cursor, params);
+    if (checked.problem) issues.push({ path: "cursor", code: "invalid_cursor", message: checked.problem });
+    else start = checked.offset ?? 0;
+  }
+  if (issues.length > 0 || !params) throw new InvalidRequestError(issues);
+  const query = queryFingerprint(params);
 
   const tests = filters(index, params);
   const order = index.orders[params.sort];

@@ -46,6 +46,10 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
     return;
   }
   res.status(status).setHeader("Cache-Control", "no-store");
+  // Public reads answer CORS requests, errors included, so browsers can read the reason.
+  if (!res.hasHeader("Access-Control-Allow-Origin") && !req.path.startsWith("/mcp")) {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+  }
   res.json(body);
 };
 

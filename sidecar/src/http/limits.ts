@@ -1,14 +1,34 @@
 import type { RequestHandler } from "express";
 import { HttpError } from "./errors.ts";
 
-/** Refuses request bodies larger than `maxBytes` before anything reads them. */
+/**
+ * Refuses request bodies larger than `maxBytes`: by Content-Length before anything reads them, and
+ * for chunked bodies (no Content-Length) by counting bytes as they arrive. No route behind this
+ * reads bodies, so a body is drained before the request moves on.
+ */
 export function limitBodySize(maxBytes: number): RequestHandler {
+  const tooLarge = () => new HttpError(413, "payload_too_large", `Request bodies are limited to ${maxBytes} bytes.`);
   return (req, _res, next) => {
-    const length = Number(req.headers["content-length"] ?? 0);
-    if (length > maxBytes) {
-      next(new HttpError(413, "payload_too_large", `Request bodies are limited to ${maxBytes} bytes.`));
+    if (req.headers["content-length"] !== undefined) {
+      next(Number(req.headers["content-length"]) > maxBytes ? tooLarge() : undefined);
       return;
     }
-    next();
+    if (req.headers["transfer-encoding"] === undefined) {
+      next();
+      return;
+    }
+    let size = 0;
+    let settled = false;
+    const settle = (error?: HttpError) => {
+      if (settled) return;
+      settled = true;
+      next(error);
+    };
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) settle(tooLarge());
+    });
+    req.on("end", () => settle());
+    req.on("error", () => settle(tooLarge()));
   };
 }

@@ -55,7 +55,16 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   });
   router.use("/mcp", hostAndOriginGuard(urls), mcpCors, limiter);
 
-  const readBody = express.raw({ type: () => true, limit: options.maxBodyBytes ?? 1024 * 1024 });
+  const raw = express.raw({ type: () => true, limit: options.maxBodyBytes ?? 1024 * 1024 });
+  // Body errors (too large, aborted) are answered as JSON-RPC errors like every other MCP failure.
+  const readBody: RequestHandler = (req, res, next) =>
+    raw(req, res, (error?: unknown) => {
+      if (!error) return next();
+      const status = (error as { status?: number }).status ?? 400;
+      const message =
+        status === 413 ? "Request too large: the limit is 1 MiB" : "Invalid Request: the body could not be read";
+      res.status(status).json(jsonRpcError(null, -32600, message));
+    });
   const post: RequestHandler = async (req, res, next) => {
     let body: unknown;
     try {

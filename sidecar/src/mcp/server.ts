@@ -5,7 +5,6 @@ import {
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { toolJsonSchema } from "../../../src/mcp/json-schema.ts";
@@ -42,10 +41,14 @@ const DOCUMENTS = [
   { name: "atom-feed", path: "/feed.xml", mimeType: "application/atom+xml", title: "Atom feed of the 50 newest" },
 ];
 
+// Errors carrying a JSON-RPC code become error responses; a plain Error keeps the message unprefixed.
+const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code });
+const resourceNotFound = (uri: string) => protocolError(-32002, `Resource not found: ${uri}`);
+
 function callTool(context: McpContext, name: string, args: unknown): CallToolResult {
   const tool = TOOLS.find((t) => t.name === name);
   // Unknown tools are protocol errors (MCP 2025-11-25), not tool results; the HTTP layer checks too.
-  if (!tool) throw Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams });
+  if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   try {
     const structured = tool.run(context, args);
     return { structuredContent: structured, content: [{ type: "text", text: JSON.stringify(structured) }] };
@@ -72,7 +75,7 @@ export function buildMcpServer(context: McpContext): McpServer {
     const uri = `${context.urls.base}${doc.path}`;
     server.registerResource(doc.name, uri, { title: doc.title, mimeType: doc.mimeType }, () => {
       const text = context.readDocument(doc.path);
-      if (text === undefined) throw new McpError(-32002, `Resource not found: ${uri}`);
+      if (text === undefined) throw resourceNotFound(uri);
       return { contents: [{ uri, mimeType: doc.mimeType, text }] };
     });
   }
@@ -82,18 +85,14 @@ export function buildMcpServer(context: McpContext): McpServer {
     "review",
     new ResourceTemplate("reviews://review/{id}", {
       list: undefined,
-      complete: {
-        id: (value) =>
-          ids()
-            .filter((id) => id.startsWith(value))
-            .slice(0, 100),
-      },
+      // The SDK caps the list at 100 and reports total and hasMore itself.
+      complete: { id: (value) => ids().filter((id) => id.startsWith(value)) },
     }),
     { title: "One review", description: "One review as JSON, by id.", mimeType: "application/json" },
     (uri, variables) => {
       const id = String(variables.id);
       const position = context.index.byId.get(id);
-      if (position === undefined) throw new McpError(-32002, `Resource not found: ${uri.href}`);
+      if (position === undefined) throw resourceNotFound(uri.href);
       return {
         contents: [
           { uri: uri.href, mimeType: "application/json", text: JSON.stringify(context.index.reviews[position]) },
@@ -138,5 +137,12 @@ export function buildMcpServer(context: McpContext): McpServer {
       messages: [{ role: "user", content: { type: "text", text: answerQuestionPrompt(context, question) } }],
     }),
   );
+  // Nothing here ever changes during a request, and no stream could carry a notification: say so
+  // (the SDK's register calls declare listChanged: true; a later declaration overrides them).
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+  });
   return server;
 }

@@ -1,5 +1,6 @@
 import cors from "cors";
-import { type RequestHandler, Router } from "express";
+import { type ErrorRequestHandler, type RequestHandler, Router } from "express";
+import { InvalidRequestError } from "../../../src/search/errors.ts";
 import { searchReviewsFromQuery } from "../../../src/search/query-string.ts";
 import { reviewsSince } from "../../../src/search/reviews-since.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
@@ -42,5 +43,14 @@ export function reviewRoutes(store: BundleStore): Router {
     sendJson(req, res, cached, { lastModified: loaded.lastModified, cacheControl: CACHE });
   });
   router.all("/api/reviews/since/:date", wrongMethod);
+  // A date segment that is not valid percent-encoding fails while Express decodes it, before the
+  // route runs: answer it like any other malformed date.
+  router.use("/api/reviews/since", ((error, _req, _res, next) => {
+    next(
+      error instanceof URIError
+        ? new InvalidRequestError([{ path: "date", code: "invalid_format", message: "is not valid percent-encoding" }])
+        : error,
+    );
+  }) satisfies ErrorRequestHandler);
   return router;
 }

@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import type { SiteUrls } from "../../../src/site/urls.ts";
-import type { Bundle } from "../bundle/load-bundle.ts";
+import type { BundleStore } from "../bundle/bundle-store.ts";
 import { isNotModified } from "../http/conditional.ts";
 import { methodNotAllowed } from "../http/errors.ts";
 import { headersFor } from "./headers.ts";
@@ -12,9 +12,12 @@ const READ_METHODS = ["GET", "HEAD"] as const;
  * answering preconditions with 304; `send` streams the file and handles HEAD and ranges. Anything
  * the manifest does not list falls through to the next handler.
  */
-export function serveBundle(getBundle: () => Bundle, urls: SiteUrls): RequestHandler {
+export function serveBundle(store: BundleStore, urls: SiteUrls): RequestHandler {
   return (req, res, next) => {
-    const bundle = getBundle();
+    // A new build is renamed onto DIST_DIR in one step; load its manifest before serving any of its
+    // files, so validators and bytes always come from the same build (a stat per request).
+    store.reload();
+    const { bundle } = store.current;
     const entry = bundle.entries.get(req.path);
     if (!entry) {
       if (!req.path.endsWith("/") && bundle.entries.has(`${req.path}/`) && READ_METHODS.includes(req.method as "GET")) {
