@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Dataset } from "../data/dataset.ts";
 import { loadDataset } from "../data/load-dataset.ts";
@@ -39,7 +39,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   setBuildContext({ dataset, urls });
 
   const outDir = path.resolve(options.root, options.outDir);
-  const staging = path.join(path.dirname(outDir), `.${path.basename(outDir)}-staging-${process.pid}`);
+  // The staging folder lies inside the project: Astro keeps its prerender chunks in `.prerender`
+  // under the output folder only when that is inside the working directory (otherwise in one shared
+  // `.astro/`, where two builds at once would overwrite each other's chunks).
+  const staging = path.join(path.resolve(options.root), `.dist-staging-${process.pid}-${++buildCount}`);
   rmSync(staging, { recursive: true, force: true });
   process.env.ASTRO_TELEMETRY_DISABLED = "1";
   phase = performance.now();
@@ -74,9 +77,34 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
+let buildCount = 0;
+
+/**
+ * Replaces `outDir` with `staging` by renames, so readers see the old or the new build. When
+ * `outDir` is on another file system, the build is first copied next to it.
+ */
 function swapInto(staging: string, outDir: string): void {
-  const previous = `${staging}-previous`;
-  if (existsSync(outDir)) renameSync(outDir, previous);
-  renameSync(staging, outDir);
-  rmSync(previous, { recursive: true, force: true });
+  mkdirSync(path.dirname(outDir), { recursive: true });
+  let incoming = staging;
+  try {
+    const beside = path.join(path.dirname(outDir), `.${path.basename(outDir)}-incoming-${process.pid}`);
+    if (path.dirname(staging) !== path.dirname(outDir)) {
+      rmSync(beside, { recursive: true, force: true });
+      try {
+        renameSync(staging, beside);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+        cpSync(staging, beside, { recursive: true });
+        rmSync(staging, { recursive: true, force: true });
+      }
+      incoming = beside;
+    }
+    const previous = `${incoming}-previous`;
+    if (existsSync(outDir)) renameSync(outDir, previous);
+    renameSync(incoming, outDir);
+    rmSync(previous, { recursive: true, force: true });
+  } catch (error) {
+    rmSync(incoming, { recursive: true, force: true });
+    throw error;
+  }
 }

@@ -64,8 +64,7 @@ export function checkCallback(callback: string): void {
 
 function leaseSeconds(value: string | undefined, policy: LeasePolicy): number {
   if (value === undefined) return policy.defaultSeconds;
-  if (!/^[1-9]\d{0,9}$/.test(value))
-    throw new HubRequestError(400, "hub.lease_seconds must be a positive whole number");
+  if (!/^[1-9]\d*$/.test(value)) throw new HubRequestError(400, "hub.lease_seconds must be a positive whole number");
   return Math.min(policy.maxSeconds, Math.max(policy.minSeconds, Number(value)));
 }
 

@@ -37,6 +37,7 @@ export function createHub(config: Config, bundles: BundleStore, logger: Logger) 
       factor: config.HUB_RETRY_FACTOR,
     },
     logger,
+    caps: { perHost: config.HUB_MAX_SUBSCRIPTIONS_PER_HOST, total: config.HUB_MAX_SUBSCRIPTIONS },
   });
   bundles.onSwap(() => hub.detectChanges());
   const routes: Omit<HubRouteOptions, "bundles"> = {
@@ -44,8 +45,6 @@ export function createHub(config: Config, bundles: BundleStore, logger: Logger) 
     publishToken: config.HUB_PUBLISH_TOKEN,
     ratePerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
     callbackHostRatePerMinute: config.HUB_CALLBACK_HOST_RATE_LIMIT_PER_MINUTE,
-    maxPerHost: config.HUB_MAX_SUBSCRIPTIONS_PER_HOST,
-    maxTotal: config.HUB_MAX_SUBSCRIPTIONS,
   };
   const close = async () => {
     await hub.stop();

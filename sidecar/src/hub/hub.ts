@@ -1,12 +1,12 @@
 import type { Logger } from "pino";
-import type { HubRequest, LeasePolicy } from "../../../src/hub/hub-request.ts";
+import { type HubRequest, HubRequestError, type LeasePolicy } from "../../../src/hub/hub-request.ts";
 import { topicUrls } from "../../../src/hub/topics.ts";
 import type { SiteUrls, TopicPath } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { type TopicContent, topicContent } from "./content.ts";
 import { deliver, type RetryPolicy } from "./distributor.ts";
 import type { GuardedClient } from "./outbound/guarded-client.ts";
-import type { HubStore } from "./store/hub-store.ts";
+import type { HubStore, PendingIntent } from "./store/hub-store.ts";
 import { verifyIntent } from "./verifier.ts";
 
 export interface HubOptions {
@@ -17,14 +17,21 @@ export interface HubOptions {
   lease: LeasePolicy;
   retry: RetryPolicy;
   logger: Logger;
+  /** Subscriptions per callback host and in all, pending verifications included. */
+  caps?: { perHost: number; total: number };
   now?: () => number;
   /** How often due deliveries and expired leases are looked for, besides on every change. */
   tickMs?: number;
+  /** Deliveries started at once; they queue on the client's own concurrency limit. */
+  maxRunningDeliveries?: number;
 }
 
+type Intent = Extract<HubRequest, { mode: "subscribe" | "unsubscribe" }>;
+
 /**
- * The WebSub hub: verifies intents asynchronously, notices changed topics (by manifest hash against
- * the last distributed hash, in the store) and works off the store's owed deliveries.
+ * The WebSub hub: verifies intents asynchronously (persisted, so a crash loses none), notices changed
+ * topics (manifest hash against the last distributed hash, in the store) and works off the store's
+ * owed deliveries, starting each as soon as it is due.
  */
 export class Hub {
   readonly topics: ReadonlyMap<string, TopicPath>;
@@ -33,9 +40,10 @@ export class Hub {
   readonly #now: () => number;
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #delivering = new Set<string>();
+  readonly #contentCache = new Map<string, TopicContent>();
   #timer: NodeJS.Timeout | undefined;
   #draining = false;
-  readonly #contentCache = new Map<string, TopicContent>();
+  #wake: (() => void) | undefined;
   readonly outcomes = { delivered: 0, failed: 0, removed: 0, gone: 0, verified: 0, unverified: 0 };
 
   constructor(options: HubOptions) {
@@ -70,28 +78,92 @@ export class Hub {
     }
   }
 
-  /** Accepts a validated subscribe or unsubscribe; verification runs after the 202 is sent. */
-  accept(request: Extract<HubRequest, { mode: "subscribe" | "unsubscribe" }>): void {
-    this.#track(this.#verify(request));
+  /** Why a new subscription for this callback would exceed a cap, or undefined. */
+  #overCap(callback: string, countPending: boolean): string | undefined {
+    const caps = this.#options.caps;
+    if (!caps) return undefined;
+    const { store } = this.#options;
+    const host = new URL(callback).host.toLowerCase();
+    const pendingHost = countPending ? store.countSubscribeIntents({ callbackHost: host }) : 0;
+    if (store.countSubscriptions({ callbackHost: host }) + pendingHost >= caps.perHost) {
+      return `Too many subscriptions for callback host ${host}.`;
+    }
+    const pendingAll = countPending ? store.countSubscribeIntents() : 0;
+    if (store.countSubscriptions() + pendingAll >= caps.total)
+      return "The hub takes no new subscriptions at the moment.";
+    return undefined;
   }
 
-  async #verify(request: Extract<HubRequest, { mode: "subscribe" | "unsubscribe" }>): Promise<void> {
-    const confirmed = await verifyIntent(this.#options.client, request);
-    const { store, logger } = this.#options;
-    this.outcomes[confirmed ? "verified" : "unverified"]++;
-    logger.info({ mode: request.mode, topic: request.topic, confirmed }, "websub verification");
-    if (!confirmed) return;
-    if (request.mode === "subscribe") {
-      store.upsertSubscription({
-        topic: request.topic,
-        callback: request.callback,
-        secret: request.secret,
-        leaseSeconds: request.leaseSeconds,
-        expiresAt: this.#now() + request.leaseSeconds * 1000,
-      });
-    } else {
-      store.removeSubscription(request.topic, request.callback);
+  /**
+   * Accepts a validated subscribe or unsubscribe: checks the caps (pending verifications count),
+   * records the intent, and verifies it after the 202 is sent.
+   */
+  accept(request: Intent): void {
+    const { store } = this.#options;
+    if (request.mode === "subscribe" && !store.getSubscription(request.topic, request.callback)) {
+      const overCap = this.#overCap(request.callback, true);
+      if (overCap) throw new HubRequestError(403, overCap);
     }
+    const id = store.addIntent({
+      mode: request.mode,
+      topic: request.topic,
+      callback: request.callback,
+      leaseSeconds: request.mode === "subscribe" ? request.leaseSeconds : undefined,
+      secret: request.mode === "subscribe" ? request.secret : undefined,
+    });
+    this.#track(this.#verify({ id, ...request }));
+  }
+
+  async #verify(intent: Intent & { id: number }): Promise<void> {
+    const { store, logger } = this.#options;
+    const confirmed = await verifyIntent(this.#options.client, intent);
+    this.outcomes[confirmed ? "verified" : "unverified"]++;
+    logger.info({ mode: intent.mode, topic: intent.topic, confirmed }, "websub verification");
+    store.removeIntent(intent.id);
+    if (!confirmed) return;
+    if (intent.mode === "unsubscribe") {
+      store.removeSubscription(intent.topic, intent.callback);
+      return;
+    }
+    // Checked again now: verifications that were pending together must not overshoot the caps.
+    if (!store.getSubscription(intent.topic, intent.callback)) {
+      const overCap = this.#overCap(intent.callback, false);
+      if (overCap) {
+        logger.warn({ topic: intent.topic, reason: overCap }, "websub subscription not activated");
+        return;
+      }
+    }
+    store.upsertSubscription({
+      topic: intent.topic,
+      callback: intent.callback,
+      secret: intent.secret,
+      leaseSeconds: intent.leaseSeconds,
+      expiresAt: this.#now() + intent.leaseSeconds * 1000,
+    });
+  }
+
+  /** Verifies intents that were accepted before a crash or restart. */
+  #resumeIntents(): void {
+    for (const stored of this.#options.store.pendingIntents()) {
+      const path = this.topics.get(stored.topic);
+      if (!path) {
+        this.#options.store.removeIntent(stored.id);
+        continue;
+      }
+      this.#track(this.#verify(this.#fromStored(stored, path)));
+    }
+  }
+
+  #fromStored(stored: PendingIntent, path: TopicPath): Intent & { id: number } {
+    const base = { id: stored.id, topic: stored.topic, path, callback: stored.callback };
+    return stored.mode === "unsubscribe"
+      ? { ...base, mode: "unsubscribe" }
+      : {
+          ...base,
+          mode: "subscribe",
+          leaseSeconds: stored.leaseSeconds ?? this.lease.defaultSeconds,
+          secret: stored.secret,
+        };
   }
 
   #content(topic: string): TopicContent | undefined {
@@ -121,47 +193,69 @@ export class Hub {
     return changed;
   }
 
-  /** Works off due deliveries until none is left, at most the client's concurrency at a time. */
+  /** Makes sure due deliveries are being worked off (wakes the running drain, or starts one). */
   kick(): void {
-    if (this.#draining) return;
+    if (this.#draining) {
+      this.#wake?.();
+      return;
+    }
     this.#draining = true;
     this.#track(this.#drain()).finally(() => {
       this.#draining = false;
     });
   }
 
+  /**
+   * Starts every due delivery as soon as it is due, up to `maxRunningDeliveries` at once (requests
+   * themselves queue on the client's concurrency limit), so one slow subscriber holds back no one.
+   */
   async #drain(): Promise<void> {
     const { store, client, retry, urls } = this.#options;
+    const maxRunning = this.#options.maxRunningDeliveries ?? 256;
+    const running = new Set<Promise<void>>();
     for (;;) {
-      const due = store
-        .dueDeliveries(this.#now(), 500)
-        .filter((d) => !this.#delivering.has(`${d.topic} ${d.callback}`));
-      if (due.length === 0) return;
-      await Promise.all(
-        due.map((pending) => {
-          const key = `${pending.topic} ${pending.callback}`;
-          this.#delivering.add(key);
-          return this.#track(
-            deliver(
-              {
-                store,
-                client,
-                retry,
-                hubUrl: urls.hub,
-                content: (topic) => this.#content(topic),
-                now: this.#now,
-                onOutcome: (outcome) => this.outcomes[outcome]++,
-              },
-              pending,
-            ),
-          ).finally(() => this.#delivering.delete(key));
-        }),
-      );
+      const room = maxRunning - running.size;
+      const due =
+        room > 0
+          ? store
+              .dueDeliveries(this.#now(), room + this.#delivering.size)
+              .filter((d) => !this.#delivering.has(`${d.topic} ${d.callback}`))
+              .slice(0, room)
+          : [];
+      for (const pending of due) {
+        const key = `${pending.topic} ${pending.callback}`;
+        this.#delivering.add(key);
+        const run = this.#track(
+          deliver(
+            {
+              store,
+              client,
+              retry,
+              hubUrl: urls.hub,
+              content: (topic) => this.#content(topic),
+              now: this.#now,
+              onOutcome: (outcome) => this.outcomes[outcome]++,
+            },
+            pending,
+          ),
+        ).finally(() => {
+          this.#delivering.delete(key);
+          running.delete(run);
+        });
+        running.add(run);
+      }
+      if (running.size === 0) return;
+      const woken = new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      await Promise.race([woken, ...running]);
+      this.#wake = undefined;
     }
   }
 
-  /** Starts the periodic sweep: expired leases are purged and postponed deliveries retried. */
+  /** Resumes pending verifications and deliveries, then sweeps periodically for leases and retries. */
   start(): void {
+    this.#resumeIntents();
     this.detectChanges();
     this.kick();
     this.#timer = setInterval(() => {

@@ -10,8 +10,6 @@ export interface HubRouteOptions {
   publishToken: string | undefined;
   ratePerMinute: number;
   callbackHostRatePerMinute: number;
-  maxPerHost: number;
-  maxTotal: number;
 }
 
 const FORM = "application/x-www-form-urlencoded";
@@ -72,15 +70,6 @@ export function hubRoutes(options: HubRouteOptions): Router {
       }
       const refusal = hub.checkCallbackAddress(request.callback);
       if (refusal) throw new HubRequestError(400, `hub.callback is not allowed: ${refusal}`);
-      if (request.mode === "subscribe" && !hub.store.getSubscription(request.topic, request.callback)) {
-        const host = new URL(request.callback).host.toLowerCase();
-        if (hub.store.countSubscriptions({ callbackHost: host }) >= options.maxPerHost) {
-          throw new HubRequestError(403, `Too many subscriptions for callback host ${host}.`);
-        }
-        if (hub.store.countSubscriptions() >= options.maxTotal) {
-          throw new HubRequestError(503, "The hub takes no new subscriptions at the moment.");
-        }
-      }
       hub.accept(request);
       res.status(202).type("text/plain").send("Accepted: verification of intent follows.");
     }) satisfies RequestHandler,

@@ -6,6 +6,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { toolJsonSchema } from "../../../src/mcp/json-schema.ts";
 import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp/prompts.ts";
@@ -13,6 +14,10 @@ import { TOOLS, type ToolContext } from "../../../src/mcp/tool-catalog.ts";
 import { IsoDateSchema } from "../../../src/schemas/common.ts";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
 import type { SiteUrls } from "../../../src/site/urls.ts";
+
+// The SDK builds an Ajv validator per server unless given one; a server per request made that about
+// a fifth of each request's CPU. It validates elicitation answers only, which this server never asks.
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 export const SERVER_INFO = { name: "riverbend-reviews", title: "Riverbend Plumbing & Drain reviews", version: "1.0.0" };
 
@@ -62,6 +67,7 @@ function callTool(context: McpContext, name: string, args: unknown): CallToolRes
 /** A fresh MCP server over one loaded build; each HTTP request gets its own. */
 export function buildMcpServer(context: McpContext): McpServer {
   const server = new McpServer(SERVER_INFO, {
+    jsonSchemaValidator: SHARED_VALIDATOR,
     capabilities: { tools: { listChanged: false }, logging: {} },
     instructions:
       "Read-only access to the verified customer reviews of one plumbing business. Start with get_business for valid technician names and service ids; cite reviews by id.",

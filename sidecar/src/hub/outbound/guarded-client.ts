@@ -1,8 +1,15 @@
 import { lookup as dnsLookup } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import { rootCertificates } from "node:tls";
-import { Agent, request } from "undici";
+import { Agent } from "undici";
 import type { AddressPolicy } from "./address-policy.ts";
+
+/** Path and query of an absolute URL exactly as written (a bare trailing "?" included). */
+export function rawPath(url: string): string {
+  const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "").replace(/#.*$/, "");
+  if (rest === "") return "/";
+  return rest.startsWith("?") ? `/${rest}` : rest;
+}
 
 export class OutboundRefused extends Error {
   override name = "OutboundRefused";
@@ -91,9 +98,12 @@ export class GuardedClient {
     this.check(url);
     const release = await this.#slot();
     try {
-      const response = await request(url, {
+      // The dispatcher takes the raw path: undici's request() would parse the whole URL and re-encode
+      // the callback's own query (an apostrophe becomes %27), and WebSub wants it byte for byte.
+      const response = await this.#agent.request({
+        origin: new URL(url).origin,
+        path: rawPath(url),
         method,
-        dispatcher: this.#agent,
         headers: { "user-agent": this.options.userAgent, ...init.headers },
         ...(init.body ? { body: init.body } : {}),
         signal: AbortSignal.timeout(this.options.timeoutMs),

@@ -19,6 +19,16 @@ export interface PendingDelivery {
   dueAt: number;
 }
 
+/** A subscribe or unsubscribe request answered 202 and not verified yet. */
+export interface PendingIntent {
+  id: number;
+  mode: "subscribe" | "unsubscribe";
+  topic: string;
+  callback: string;
+  leaseSeconds: number | undefined;
+  secret: string | undefined;
+}
+
 /**
  * Everything the hub persists. No module outside the store knows which database is behind it, so a
  * shared server database can replace SQLite when several sidecar replicas run.
@@ -48,5 +58,11 @@ export interface HubStore {
   completeDelivery(topic: string, callback: string, sha256: string): void;
   postponeDelivery(topic: string, callback: string, dueAt: number): void;
   pendingCount(): number;
+
+  addIntent(intent: Omit<PendingIntent, "id">): number;
+  removeIntent(id: number): void;
+  pendingIntents(): PendingIntent[];
+  /** Pending subscribe intents for a callback host (or in all), for the subscription caps. */
+  countSubscribeIntents(filter?: { callbackHost?: string }): number;
   close(): void;
 }

@@ -24,4 +24,15 @@ export const MIGRATIONS: readonly string[] = [
      topic TEXT PRIMARY KEY,
      distributed_sha256 TEXT NOT NULL
    ) STRICT;`,
+  // Intents accepted (202) but not verified yet survive a crash and are verified after a restart.
+  `CREATE TABLE intents (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     mode TEXT NOT NULL CHECK (mode IN ('subscribe', 'unsubscribe')),
+     topic TEXT NOT NULL,
+     callback TEXT NOT NULL,
+     callback_host TEXT NOT NULL,
+     lease_seconds INTEGER,
+     secret TEXT
+   ) STRICT;
+   CREATE INDEX intents_by_host ON intents (callback_host);`,
 ];

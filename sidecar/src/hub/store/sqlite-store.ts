@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { HubStore, PendingDelivery, Subscription } from "./hub-store.ts";
+import type { HubStore, PendingDelivery, PendingIntent, Subscription } from "./hub-store.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 type Row = Record<string, unknown>;
@@ -154,6 +154,47 @@ export class SqliteHubStore implements HubStore {
 
   pendingCount(): number {
     return Number((this.#sql("SELECT COUNT(*) AS n FROM deliveries").get() as Row).n);
+  }
+
+  addIntent(intent: Omit<PendingIntent, "id">): number {
+    const row = this.#sql(
+      `INSERT INTO intents (mode, topic, callback, callback_host, lease_seconds, secret)
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      intent.mode,
+      intent.topic,
+      intent.callback,
+      new URL(intent.callback).host,
+      intent.leaseSeconds ?? null,
+      intent.secret ?? null,
+    ) as Row;
+    return Number(row.id);
+  }
+
+  removeIntent(id: number): void {
+    this.#sql("DELETE FROM intents WHERE id = ?").run(id);
+  }
+
+  pendingIntents(): PendingIntent[] {
+    return (this.#sql("SELECT * FROM intents ORDER BY id").all() as Row[]).map((row) => ({
+      id: Number(row.id),
+      mode: row.mode === "unsubscribe" ? "unsubscribe" : "subscribe",
+      topic: String(row.topic),
+      callback: String(row.callback),
+      leaseSeconds: row.lease_seconds === null ? undefined : Number(row.lease_seconds),
+      secret: row.secret === null ? undefined : String(row.secret),
+    }));
+  }
+
+  countSubscribeIntents(filter: { callbackHost?: string } = {}): number {
+    const row = (
+      filter.callbackHost === undefined
+        ? this.#sql("SELECT COUNT(*) AS n FROM intents WHERE mode = 'subscribe'").get()
+        : this.#sql("SELECT COUNT(*) AS n FROM intents WHERE mode = 'subscribe' AND callback_host = ?").get(
+            filter.callbackHost,
+          )
+    ) as Row;
+    return Number(row.n);
   }
 
   close(): void {
