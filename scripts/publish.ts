@@ -1,28 +1,34 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pRetry from "p-retry";
 import { buildSite } from "../src/build/build-site.ts";
-import { MANIFEST_FILE } from "../src/build/manifest.ts";
 import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
 import { DataValidationError } from "../src/data/problems.ts";
-import type { BuildManifest } from "../src/schemas/manifest.ts";
 import { siteUrls, TOPIC_PATHS } from "../src/site/urls.ts";
 
 /**
  * `npm run publish`: build, then ping the hub (hub.mode=publish) for every topic whose content hash
  * changed. HUB_URL defaults to the hub under SITE_URL; HUB_PUBLISH_TOKEN is sent when set.
  */
-function topicHashes(dist: string): Map<string, string> {
-  const file = path.join(dist, MANIFEST_FILE);
-  if (!existsSync(file)) return new Map();
-  const manifest = JSON.parse(readFileSync(file, "utf8")) as BuildManifest;
-  return new Map(manifest.entries.map((e) => [e.path, e.sha256]));
+/**
+ * Topic hashes the hub was last told about, kept beside the output folder: the build replaces
+ * dist/ before the pings, so a ping that failed would otherwise never be repeated.
+ */
+function pingedFile(dist: string): string {
+  return path.join(path.dirname(dist), `.${path.basename(dist)}-pinged.json`);
+}
+
+function pingedHashes(dist: string): Map<string, string> | undefined {
+  const file = pingedFile(dist);
+  if (!existsSync(file)) return undefined;
+  return new Map(Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, string>));
 }
 
 async function main(): Promise<number> {
   const config = parseConfig();
   const dist = path.resolve(config.DIST_DIR);
-  const before = topicHashes(dist);
+  // Never pinged from here before: ping every topic once (the hub ignores a topic that did not change).
+  const before = pingedHashes(dist) ?? new Map<string, string>();
   const { manifest } = await buildSite({
     root: process.cwd(),
     dataDir: config.DATA_DIR,
@@ -31,7 +37,13 @@ async function main(): Promise<number> {
   });
   const after = new Map(manifest.entries.map((e) => [e.path, e.sha256]));
   const urls = siteUrls(config.SITE_URL);
-  const changed = TOPIC_PATHS.filter((p) => before.get(p) !== after.get(p)).map((p) => `${urls.base}${p}`);
+  const changedPaths = TOPIC_PATHS.filter((p) => before.get(p) !== after.get(p));
+  const changed = changedPaths.map((p) => `${urls.base}${p}`);
+  const pinged = new Map(before);
+  const remember = (topicPath: string) => {
+    pinged.set(topicPath, after.get(topicPath) ?? "");
+    writeFileSync(pingedFile(dist), `${JSON.stringify(Object.fromEntries(pinged), null, 2)}\n`);
+  };
   if (changed.length === 0) {
     console.log("Built; no topic changed, so the hub is not pinged.");
     return 0;
@@ -69,6 +81,7 @@ async function main(): Promise<number> {
         return 1;
       }
       console.log(`Pinged ${hubUrl} for ${topic}: ${answer.text}`);
+      remember(changedPaths[changed.indexOf(topic)] ?? "");
     } catch (error) {
       console.error(
         `The hub at ${hubUrl} never answered (${(error as Error).message}). The build is published; start the sidecar (it distributes changes it finds at start-up) or run npm run publish again.`,

@@ -119,10 +119,14 @@ export class Hub {
     const confirmed = await verifyIntent(this.#options.client, intent);
     this.outcomes[confirmed ? "verified" : "unverified"]++;
     logger.info({ mode: intent.mode, topic: intent.topic, confirmed }, "websub verification");
-    store.removeIntent(intent.id);
-    if (!confirmed) return;
+    // The intent is struck off only after its effect is stored: a crash in between re-verifies it.
+    if (!confirmed) {
+      store.removeIntent(intent.id);
+      return;
+    }
     if (intent.mode === "unsubscribe") {
       store.removeSubscription(intent.topic, intent.callback);
+      store.removeIntent(intent.id);
       return;
     }
     // Checked again now: verifications that were pending together must not overshoot the caps.
@@ -130,6 +134,7 @@ export class Hub {
       const overCap = this.#overCap(intent.callback, false);
       if (overCap) {
         logger.warn({ topic: intent.topic, reason: overCap }, "websub subscription not activated");
+        store.removeIntent(intent.id);
         return;
       }
     }
@@ -140,6 +145,7 @@ export class Hub {
       leaseSeconds: intent.leaseSeconds,
       expiresAt: this.#now() + intent.leaseSeconds * 1000,
     });
+    store.removeIntent(intent.id);
   }
 
   /** Verifies intents that were accepted before a crash or restart. */

@@ -60,8 +60,14 @@ export function hubRoutes(options: HubRouteOptions): Router {
         if (options.publishToken && req.headers.authorization !== `Bearer ${options.publishToken}`) {
           throw new HubRequestError(401, "Publishing needs the bearer token configured as HUB_PUBLISH_TOKEN.");
         }
+        // Loading the build lets the hub's swap listener record changes itself, so the reply compares
+        // the distributed hashes before and after rather than what this call alone detected.
+        const before = new Map([...hub.topics.keys()].map((topic) => [topic, hub.store.distributedHash(topic)]));
         options.bundles.reload();
-        const changed = hub.detectChanges();
+        hub.detectChanges();
+        const changed = [...hub.topics.keys()].filter(
+          (topic) => hub.store.distributedHash(topic) !== before.get(topic),
+        );
         res
           .status(202)
           .type("text/plain")

@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+/** A server in a child process of its own, with its output piped and drained (nothing is dropped). */
+export interface ServerProcess {
+  name: string;
+  pid: number;
+  url: string;
+  /** Milliseconds from spawn() to the "listening on" line on stdout. */
+  listeningMs: number;
+  /** Bytes the child has written to stdout and stderr so far (request logs included). */
+  outputBytes(): number;
+  /** The last part of stderr, for error messages. */
+  stderrTail(): string;
+  stop(): Promise<void>;
+}
+
+const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+const running = new Set<ChildProcess>();
+
+/** Kills whatever is still running (used on the way out, whatever happened). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((child) => stopChild(child)));
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    running.delete(child);
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      running.delete(child);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Runs `node --import tsx SCRIPT` and resolves once it prints "listening on http://127.0.0.1:PORT". */
+export function startServer(
+  name: string,
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  let bytes = 0;
+  let head = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (head.length < 4096) head += chunk.toString("utf8");
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    bytes += chunk.length;
+    stderr = (stderr + chunk.toString("utf8")).slice(-4000);
+  });
+  return new Promise<ServerProcess>((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      void stopChild(child).then(() => reject(new Error(`${name}: ${why}\n${stderr}`)));
+    };
+    const timer = setTimeout(() => fail(`no "listening" line within ${timeoutMs} ms`), timeoutMs);
+    const onExit = (code: number | null) => fail(`exited with ${code} before listening`);
+    child.once("exit", onExit);
+    const onData = () => {
+      const match = LISTENING.exec(head);
+      if (!match?.[1] || child.pid === undefined) return;
+      const listeningMs = performance.now() - started;
+      clearTimeout(timer);
+      child.off("exit", onExit);
+      child.stdout.off("data", onData);
+      resolve({
+        name,
+        pid: child.pid,
+        url: match[1],
+        listeningMs,
+        outputBytes: () => bytes,
+        stderrTail: () => stderr,
+        stop: () => stopChild(child),
+      });
+    };
+    child.stdout.on("data", onData);
+  });
+}
+
+/** Runs `node --import tsx SCRIPT` to completion; resolves with its wall time, exit code and output. */
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<{ ms: number; code: number | null; stdout: string; stderr: string }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  return new Promise((resolve) => {
+    child.once("exit", (code) => {
+      const ms = performance.now() - started;
+      clearTimeout(timer);
+      running.delete(child);
+      resolve({ ms, code, stdout, stderr });
+    });
+  });
+}
+
+/** Resident and peak resident memory of a process, in MiB, from /proc/PID/status. */
+export function memoryMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
+}
+
+/** CPU time (user + system) a process has used, in milliseconds, from /proc/PID/stat. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may contain spaces) start at field 3; utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/** CPU time all processes of the machine have used (user + nice + system, all CPUs), in ms, from /proc/stat. */
+export function machineBusyMs(): number {
+  const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
+  const [user = 0, nice = 0, system = 0] = line.trim().split(/\s+/).slice(1, 4).map(Number);
+  return (user + nice + system) * 10;
+}

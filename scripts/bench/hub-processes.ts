@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const running = new Set<ChildProcess>();
+
+/** A child process (sidecar or subscriber) that printed "listening on URL". */
+export interface Child {
+  name: string;
+  pid: number;
+  url: string;
+  child: ChildProcess;
+  stderrTail(): string;
+  stop(): Promise<void>;
+}
+
+const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (!alive(child)) {
+    running.delete(child);
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      running.delete(child);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Stops whatever is still running; used on every way out. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((child) => stopChild(child)));
+}
+
+// A last resort if the parent exits without stopAll (an uncaught error): no child outlives it.
+process.once("exit", () => {
+  for (const child of running) if (alive(child)) child.kill("SIGKILL");
+});
+
+/** Runs `node --import tsx SCRIPT` and resolves once it prints "listening on (http|https)://127.0.0.1:PORT". */
+export function startChild(
+  name: string,
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { ipc?: boolean; timeoutMs?: number; nodeArgs?: string[]; onStderrLine?: (line: string) => void } = {},
+): Promise<Child> {
+  const child = spawn(process.execPath, ["--import", "tsx", ...(options.nodeArgs ?? []), script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: options.ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  let head = "";
+  let stderr = "";
+  // Drain both pipes so the child never blocks on a full one.
+  child.stdout?.on("data", (chunk: Buffer) => {
+    if (head.length < 8192) head += chunk.toString("utf8");
+  });
+  let partial = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    if (options.onStderrLine) {
+      const lines = (partial + text).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) options.onStderrLine(line);
+    }
+    stderr = (stderr + text.replace(/^memprobe .*\n?/gm, "")).slice(-4000);
+  });
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  return new Promise<Child>((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      void stopChild(child).then(() => reject(new Error(`${name}: ${why}\n${head}\n${stderr}`)));
+    };
+    const timer = setTimeout(() => fail(`no "listening on" line within ${timeoutMs} ms`), timeoutMs);
+    const onExit = (code: number | null) => fail(`exited with ${code} before listening`);
+    child.once("exit", onExit);
+    const poll = setInterval(() => {
+      const match = /listening on (https?:\/\/127\.0\.0\.1:\d+)/.exec(head);
+      if (!match?.[1] || child.pid === undefined) return;
+      clearTimeout(timer);
+      clearInterval(poll);
+      child.off("exit", onExit);
+      resolve({
+        name,
+        pid: child.pid,
+        url: match[1],
+        child,
+        stderrTail: () => stderr,
+        stop: () => stopChild(child),
+      });
+    }, 20);
+  });
+}
+
+/** VmRSS and VmHWM (peak RSS) of a process, in MiB. */
+export function memoryMiB(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) / 1024;
+  return { rss: field("VmRSS"), hwm: field("VmHWM") };
+}
+
+/** Sends an IPC message and resolves with the first reply of type `reply`. */
+export function ask<T>(child: ChildProcess, message: object, reply: string, timeoutMs = 10_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off("message", onMessage);
+      reject(new Error(`no "${reply}" reply within ${timeoutMs} ms`));
+    }, timeoutMs);
+    timer.unref();
+    const onMessage = (answer: { type: string }) => {
+      if (answer.type !== reply) return;
+      clearTimeout(timer);
+      child.off("message", onMessage);
+      resolve(answer as T);
+    };
+    child.on("message", onMessage);
+    child.send(message);
+  });
+}
+
+/** Waits for one IPC message of type `type`. */
+export function nextMessage<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off("message", onMessage);
+      reject(new Error(`no "${type}" message within ${timeoutMs} ms`));
+    }, timeoutMs);
+    timer.unref();
+    const onMessage = (message: { type: string }) => {
+      if (message.type !== type) return;
+      clearTimeout(timer);
+      child.off("message", onMessage);
+      resolve(message as T);
+    };
+    child.on("message", onMessage);
+  });
+}
