@@ -37,6 +37,8 @@ const sidecarEnv = (distDir: string, logLevel: string): Record<string, string> =
   DIST_DIR: distDir,
   SITE_URL,
   LOG_LEVEL: logLevel,
+  // As deployed: the container sidecar serves the API, a CDN serves the pages.
+  SERVE_STATIC: "false",
   // The WebSub hub's SQLite file: kept out of the repository's var/ and away from other sidecars.
   STATE_DIR: path.join(work, "api-state"),
 });

@@ -14,7 +14,7 @@ function start(): void {
   try {
     config = parseConfig();
     logger = pino({ level: config.LOG_LEVEL });
-    store = new BundleStore(config.DIST_DIR, logger);
+    store = new BundleStore(config.DIST_DIR, logger, { pages: config.SERVE_STATIC });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof BundleError) {
       console.error(error.message);

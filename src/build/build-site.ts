@@ -5,7 +5,7 @@ import { loadDataset } from "../data/load-dataset.ts";
 import type { BuildManifest } from "../schemas/manifest.ts";
 import { siteUrls } from "../site/urls.ts";
 import { setBuildContext } from "./context.ts";
-import { buildManifest, listFiles, MANIFEST_FILE } from "./manifest.ts";
+import { buildManifest, listFiles, MANIFEST_FILE, serializeManifest } from "./manifest.ts";
 import { writeBrowserPages, writePermalinkPages } from "./review-pages.ts";
 
 export interface BuildOptions {
@@ -67,7 +67,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const clash = astroFiles.find((file) => pages.has(file));
     if (clash) throw new Error(`${clash} is written both by an Astro page and by the review pages`);
     const manifest = buildManifest(staging, astroFiles, pages, dataset, options.siteUrl);
-    writeFileSync(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    writeFileSync(path.join(staging, MANIFEST_FILE), serializeManifest(manifest));
     swapInto(staging, outDir);
     timings.manifest = since(phase);
     return { dataset, manifest, timings };

@@ -8,6 +8,16 @@ import { contentTypeFor } from "./content-types.ts";
 
 export const MANIFEST_FILE = "build-manifest.json";
 
+/**
+ * One entry per line: readable and diffable, and about half the size of indented JSON, which
+ * matters when the sidecar parses 100k entries at start-up.
+ */
+export function serializeManifest(manifest: BuildManifest): string {
+  const { entries, ...head } = manifest;
+  const lines = entries.map((entry) => JSON.stringify(entry));
+  return `${JSON.stringify(head).slice(0, -1)},"entries":[\n${lines.join(",\n")}\n]}\n`;
+}
+
 /** Every file below `dir` (except the manifest), as relative paths with forward slashes. */
 export function listFiles(dir: string, prefix = ""): string[] {
   const files: string[] = [];

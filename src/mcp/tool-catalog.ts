@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Business } from "../schemas/business.ts";
 import type { InsightsDocument } from "../schemas/insights.ts";
 import type { AggregateRating } from "../schemas/reviews-document.ts";
-import { SearchParamsSchema, SearchResponseSchema } from "../schemas/search.ts";
+import { SearchParamsSchema, type SearchResponse, SearchResponseSchema } from "../schemas/search.ts";
 import {
   BusinessInfoSchema,
   GetReviewArgsSchema,
@@ -22,6 +22,8 @@ import { searchReviews, toIssues } from "../search/search-reviews.ts";
 /** What the tools read: one loaded build. */
 export interface ToolContext {
   index: ReviewIndex;
+  /** Search over `index`, possibly memoized by the caller; defaults to searchReviews. */
+  search?: (args: unknown) => SearchResponse;
   business: Business;
   aggregate: AggregateRating;
   insights: InsightsDocument;
@@ -91,7 +93,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description: `Search the verified reviews. All filters combine with AND: exact rating, minimum rating, date range (since/until, inclusive), a case- and accent-insensitive text query over title and text, a technician (id, display name or first name) and a service id. Results are sorted newest first unless sort says otherwise; page with limit (1-100, default 20) and the returned next_cursor. Returns total matches, the page of full reviews, and next_cursor (null on the last page). Same semantics as GET /api/reviews/search. ${UNITS}`,
     input: SearchParamsSchema,
     output: SearchResponseSchema,
-    run: (context, args) => searchReviews(context.index, args),
+    run: (context, args) => (context.search ? context.search(args) : searchReviews(context.index, args)),
   },
   {
     name: "get_review",

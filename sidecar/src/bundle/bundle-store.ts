@@ -26,9 +26,11 @@ export class BundleStore {
   constructor(
     readonly distDir: string,
     private readonly logger: Logger,
+    /** Whether HTML pages are served from the bundle (SERVE_STATIC); if not, their entries are dropped. */
+    private readonly options: { pages?: boolean } = {},
   ) {
     this.#stamp = manifestStamp(distDir);
-    this.#current = loadIndexedBundle(distDir);
+    this.#current = loadIndexedBundle(distDir, options);
   }
 
   get current(): LoadedBundle {
@@ -40,7 +42,7 @@ export class BundleStore {
     const stamp = manifestStamp(this.distDir);
     if (stamp === undefined || stamp === this.#stamp) return false;
     try {
-      const next = loadIndexedBundle(this.distDir);
+      const next = loadIndexedBundle(this.distDir, this.options);
       this.#current = next;
       this.#stamp = stamp;
       for (const listener of this.#listeners) listener(next);

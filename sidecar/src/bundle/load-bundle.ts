@@ -15,7 +15,7 @@ export class BundleError extends Error {
 }
 
 /** Loads the manifest of a build; the sidecar serves only what a successful build listed. */
-export function loadBundle(distDir: string): Bundle {
+export function loadBundle(distDir: string, options: { pages?: boolean } = {}): Bundle {
   const dir = path.resolve(distDir);
   const file = path.join(dir, MANIFEST_FILE);
   let raw: unknown;
@@ -26,5 +26,12 @@ export function loadBundle(distDir: string): Bundle {
   }
   const parsed = BuildManifestSchema.safeParse(raw);
   if (!parsed.success) throw new BundleError(`${file} is not a valid build manifest: ${parsed.error.message}`);
-  return { dir, manifest: parsed.data, entries: new Map(parsed.data.entries.map((e) => [e.path, e])) };
+  // Without static serving the HTML pages (one per review) are never looked up: keeping 100k
+  // entries would cost about 50 MB for nothing.
+  const entries =
+    options.pages === false
+      ? parsed.data.entries.filter((e) => !e.content_type.startsWith("text/html"))
+      : parsed.data.entries;
+  const manifest = { ...parsed.data, entries };
+  return { dir, manifest, entries: new Map(entries.map((e) => [e.path, e])) };
 }

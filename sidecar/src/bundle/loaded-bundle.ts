@@ -5,7 +5,9 @@ import { LRUCache } from "lru-cache";
 import type { Business } from "../../../src/schemas/business.ts";
 import type { InsightsDocument } from "../../../src/schemas/insights.ts";
 import type { AggregateRating, ReviewsDocument } from "../../../src/schemas/reviews-document.ts";
+import type { SearchResponse } from "../../../src/schemas/search.ts";
 import { buildReviewIndex, type ReviewIndex } from "../../../src/search/review-index.ts";
+import { searchReviews } from "../../../src/search/search-reviews.ts";
 import { httpDate } from "../../../src/site/time.ts";
 import { type Bundle, BundleError, loadBundle } from "./load-bundle.ts";
 
@@ -26,6 +28,32 @@ export interface LoadedBundle {
   lastModified: string | undefined;
   /** Since-responses by date; bounded, and dropped with the bundle when a new build is swapped in. */
   sinceCache: LRUCache<string, CachedBody>;
+  /** Search responses by query string, likewise: a build's data never changes, so neither do they. */
+  searchCache: LRUCache<string, CachedBody>;
+  /** searchReviews over this build, memoized by arguments (for the MCP tool). */
+  search(args: unknown): SearchResponse;
+}
+
+/** Results of valid searches by their JSON arguments; invalid ones throw and are not kept. */
+function memoizedSearch(index: ReviewIndex): (args: unknown) => SearchResponse {
+  const results = new LRUCache<string, SearchResponse>({ max: 500 });
+  return (args) => {
+    const key = JSON.stringify(args ?? {});
+    let result = results.get(key);
+    if (!result) {
+      result = searchReviews(index, args);
+      results.set(key, result);
+    }
+    return result;
+  };
+}
+
+function responseCache(): LRUCache<string, CachedBody> {
+  return new LRUCache<string, CachedBody>({
+    max: 1000,
+    maxSize: 32 * 1024 * 1024,
+    sizeCalculation: (value) => value.body.length + 64,
+  });
 }
 
 /** The text of a published document of the build, by URL path; undefined if the build has none. */
@@ -38,8 +66,8 @@ export function readDocument(bundle: Bundle, urlPath: string): string | undefine
  * Loads a build: its manifest and its reviews.json, checked against the manifest's sha256 (so a
  * file caught mid-swap is refused, never half-read), then indexed for search.
  */
-export function loadIndexedBundle(distDir: string): LoadedBundle {
-  const bundle = loadBundle(distDir);
+export function loadIndexedBundle(distDir: string, options: { pages?: boolean } = {}): LoadedBundle {
+  const bundle = loadBundle(distDir, options);
   const entry = bundle.entries.get("/reviews.json");
   if (!entry) throw new BundleError(`${bundle.dir} has no /reviews.json in its manifest; rebuild it.`);
   const raw = readFileSync(path.join(bundle.dir, entry.file));
@@ -55,10 +83,8 @@ export function loadIndexedBundle(distDir: string): LoadedBundle {
     aggregate: document.aggregate_rating,
     insights: JSON.parse(readDocument(bundle, "/insights.json") ?? "null") as InsightsDocument,
     lastModified: index.lastChanged ? httpDate(index.lastChanged, index.timeZone) : undefined,
-    sinceCache: new LRUCache<string, CachedBody>({
-      max: 1000,
-      maxSize: 64 * 1024 * 1024,
-      sizeCalculation: (value) => value.body.length + 64,
-    }),
+    sinceCache: responseCache(),
+    searchCache: responseCache(),
+    search: memoizedSearch(index),
   };
 }

@@ -85,6 +85,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     const loaded = store.current;
     const server = buildMcpServer({
       index: loaded.index,
+      search: loaded.search,
       business: loaded.business,
       aggregate: loaded.aggregate,
       insights: loaded.insights,

@@ -26,9 +26,16 @@ export function reviewRoutes(store: BundleStore): Router {
   );
 
   router.get("/api/reviews/search", (req, res) => {
-    const { index, lastModified } = store.current;
-    const query = new URL(req.originalUrl, "http://localhost").searchParams;
-    sendJson(req, res, jsonBody(searchReviewsFromQuery(index, query)), { lastModified, cacheControl: CACHE });
+    const { index, lastModified, searchCache } = store.current;
+    const mark = req.originalUrl.indexOf("?");
+    const queryString = mark < 0 ? "" : req.originalUrl.slice(mark + 1);
+    // Only valid queries are cached: an invalid one throws before anything is stored.
+    let cached = searchCache.get(queryString);
+    if (!cached) {
+      cached = jsonBody(searchReviewsFromQuery(index, new URLSearchParams(queryString)));
+      searchCache.set(queryString, cached);
+    }
+    sendJson(req, res, cached, { lastModified, cacheControl: CACHE });
   });
   router.all("/api/reviews/search", wrongMethod);
 
