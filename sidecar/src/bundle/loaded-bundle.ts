@@ -32,6 +32,8 @@ export interface LoadedBundle {
   searchCache: LRUCache<string, CachedBody>;
   /** searchReviews over this build, memoized by arguments (for the MCP tool). */
   search(args: unknown): SearchResponse;
+  /** Serialized MCP tool results by tool and arguments. */
+  toolResults: LRUCache<string, Buffer>;
 }
 
 /** Results of valid searches by their JSON arguments; invalid ones throw and are not kept. */
@@ -86,5 +88,10 @@ export function loadIndexedBundle(distDir: string, options: { pages?: boolean } 
     sinceCache: responseCache(),
     searchCache: responseCache(),
     search: memoizedSearch(index),
+    toolResults: new LRUCache<string, Buffer>({
+      max: 1000,
+      maxSize: 32 * 1024 * 1024,
+      sizeCalculation: (v) => v.length + 64,
+    }),
   };
 }

@@ -50,7 +50,8 @@ const DOCUMENTS = [
 const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code });
 const resourceNotFound = (uri: string) => protocolError(-32002, `Resource not found: ${uri}`);
 
-function callTool(context: McpContext, name: string, args: unknown): CallToolResult {
+/** tools/call: the one implementation, used by the SDK server and by the direct path in routes.ts. */
+export function callTool(context: McpContext, name: string, args: unknown): CallToolResult {
   const tool = TOOLS.find((t) => t.name === name);
   // Unknown tools are protocol errors (MCP 2025-11-25), not tool results; the HTTP layer checks too.
   if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
