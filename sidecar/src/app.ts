@@ -43,7 +43,12 @@ export function createApp(deps: AppDeps): Express {
       },
     }),
   );
-  // The MCP endpoint reads its own bodies (up to 1 MiB, as JSON-RPC errors); everything else is capped here.
+  // The read API comes first: it is the hot path, and every router before it costs each request.
+  // The MCP endpoint and the hub read their own bodies (with their own limits and error formats).
+  app.use(limitBodySize(MAX_BODY_BYTES, ["/mcp", "/api/websub/hub"]));
+  app.use(compression());
+  app.use(reviewRoutes(deps.store));
+  app.use(healthRoutes(deps.store));
   app.use(
     mcpRoutes({
       store: deps.store,
@@ -53,10 +58,6 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   if (deps.hub) app.use(hubRoutes({ ...deps.hub, bundles: deps.store }));
-  app.use(limitBodySize(MAX_BODY_BYTES));
-  app.use(compression());
-  app.use(healthRoutes(deps.store));
-  app.use(reviewRoutes(deps.store));
   if (deps.config.SERVE_STATIC) app.use(serveBundle(deps.store, urls));
   app.use(unmatchedRoute);
   app.use(errorHandler);

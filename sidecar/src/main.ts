@@ -13,7 +13,9 @@ function start(): void {
   let logger: Logger;
   try {
     config = parseConfig();
-    logger = pino({ level: config.LOG_LEVEL });
+    // Buffered, asynchronous writes: a synchronous write per access-log line cost a fifth of a cached
+    // response's time. pino flushes the buffer on exit.
+    logger = pino({ level: config.LOG_LEVEL }, pino.destination({ sync: false }));
     store = new BundleStore(config.DIST_DIR, logger, { pages: config.SERVE_STATIC });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof BundleError) {

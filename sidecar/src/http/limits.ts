@@ -6,9 +6,14 @@ import { HttpError } from "./errors.ts";
  * for chunked bodies (no Content-Length) by counting bytes as they arrive. No route behind this
  * reads bodies, so a body is drained before the request moves on.
  */
-export function limitBodySize(maxBytes: number): RequestHandler {
+export function limitBodySize(maxBytes: number, readersOwnBodies: readonly string[] = []): RequestHandler {
   const tooLarge = () => new HttpError(413, "payload_too_large", `Request bodies are limited to ${maxBytes} bytes.`);
+  const exempt = new Set(readersOwnBodies);
   return (req, _res, next) => {
+    if (exempt.has(req.path)) {
+      next();
+      return;
+    }
     if (req.headers["content-length"] !== undefined) {
       next(Number(req.headers["content-length"]) > maxBytes ? tooLarge() : undefined);
       return;
