@@ -12,7 +12,7 @@ import { buildTwoSites, countSubscriptions, documentOf, swapDist, writeCertifica
  * subscriber); N subscribe POSTs with bounded concurrency, wait until all are verified, then one content
  * change of /feed.xml (the 50-item Atom feed) and a publish ping. Prints subscribe requests/s, the time
  * from the ping to the last delivery, the peak concurrency the subscriber saw, and the sidecar's memory:
- * RSS (VmRSS) before and at peak, and, through a preloaded probe (scripts/bench/hub-memory-probe.ts),
+ * RSS (VmRSS) before and at peak, and, through a preloaded probe (scripts/bench/memory-probe.ts),
  * the heap it really retains (after a forced full collection) before the change and half way through
  * the fan-out. Everything runs in a temporary folder and child processes that stop with the benchmark.
  */
@@ -78,7 +78,7 @@ interface LiveSample {
   external: number;
 }
 const MiB = 1024 * 1024;
-const PROBE = pathToFileURL(path.resolve(import.meta.dirname, "bench/hub-memory-probe.ts")).href;
+const PROBE = pathToFileURL(path.resolve(import.meta.dirname, "bench/memory-probe.ts")).href;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

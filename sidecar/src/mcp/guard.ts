@@ -5,6 +5,13 @@ import { jsonRpcError } from "./json-rpc.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
+/** The host name of a Host header ("example.com:8080", "[::1]:80"), without parsing a whole URL. */
+function hostOfHeader(value: string): string | undefined {
+  if (value === "") return undefined;
+  const end = value.startsWith("[") ? value.indexOf("]") + 1 : value.lastIndexOf(":");
+  return (end > 0 ? value.slice(0, end) : value).toLowerCase();
+}
+
 function hostnameOf(value: string): string | undefined {
   try {
     return new URL(value.includes("://") ? value : `http://${value}`).hostname.toLowerCase();
@@ -20,7 +27,7 @@ function hostnameOf(value: string): string | undefined {
 export function hostAndOriginGuard(urls: SiteUrls): RequestHandler {
   const allowed = new Set([new URL(urls.base).hostname.toLowerCase(), ...LOOPBACK]);
   return (req, res, next) => {
-    const host = hostnameOf(req.headers.host ?? "");
+    const host = hostOfHeader(req.headers.host ?? "");
     if (!host || !allowed.has(host)) {
       res
         .status(403)

@@ -12,6 +12,7 @@ export type SessionCheck = "valid" | "unknown";
 export class SessionTokens {
   readonly #secret: Buffer;
   readonly #terminated: LRUCache<string, true>;
+  readonly #recent = new LRUCache<string, number>({ max: 1_000 });
 
   constructor(
     secret: string,
@@ -38,6 +39,12 @@ export class SessionTokens {
   }
 
   check(id: string): SessionCheck {
+    // Ids checked recently skip the HMAC; the cache is small and bounded, so abandoned sessions
+    // still cost nothing.
+    const expiresAt = this.#recent.get(id);
+    if (expiresAt !== undefined) {
+      return expiresAt > this.now() && !this.#terminated.has(id) ? "valid" : "unknown";
+    }
     const parts = id.split(".");
     if (parts.length !== 4 || id.length > 200) return "unknown";
     const [issued, expires, nonce, signature] = parts as [string, string, string, string];
@@ -45,6 +52,7 @@ export class SessionTokens {
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "unknown";
     if (Number(expires) * 1000 <= this.now()) return "unknown";
+    this.#recent.set(id, Number(expires) * 1000);
     return this.#terminated.has(id) ? "unknown" : "valid";
   }
 

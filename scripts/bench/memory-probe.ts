@@ -1,5 +1,5 @@
 /**
- * Preloaded into the benchmark's sidecar (`node --expose-gc --import tsx --import …/hub-memory-probe.ts`);
+ * Preloaded into a benchmark's sidecar (`node --expose-gc --import tsx --import …/memory-probe.ts`);
  * the sidecar itself is unchanged. Writes to stderr, in bytes:
  * - every 20 ms `memprobe {"rss":…,"heap":…,"external":…,"buffers":…}` (process.memoryUsage());
  * - on SIGUSR2, after a forced full garbage collection, `memprobe-live {"heap":…,"external":…}`: what
