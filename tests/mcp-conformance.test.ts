@@ -5,6 +5,7 @@ import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ROOT } from "./support/run-build.ts";
+import { type SidecarProcess, startSidecarProcess } from "./support/sidecar-process.ts";
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, server mode) against the
@@ -82,53 +83,16 @@ function run(command: string, args: string[], env: Record<string, string>, cwd: 
   });
 }
 
-interface Sidecar {
-  /** http://localhost:PORT: the dns-rebinding scenario only means something against a localhost URL. */
-  base: string;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** `node --import tsx sidecar/src/main.ts` on an OS-assigned port; resolves once it listens. */
-function startSidecar(env: Record<string, string>): Promise<Sidecar> {
-  const child = spawn(process.execPath, ["--import", "tsx", "sidecar/src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", RELOAD_INTERVAL_MS: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+/**
+ * `node --import tsx sidecar/src/main.ts` on an OS-assigned port; resolves once it listens. The base
+ * is http://localhost:PORT: the dns-rebinding scenario only means something against a localhost URL.
+ */
+const startSidecar = (env: Record<string, string>) =>
+  startSidecarProcess({
+    env: { HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
+    host: "localhost",
+    outputLimit: 20_000,
   });
-  let output = "";
-  const collect = (chunk: string) => {
-    output = (output + chunk).slice(-20_000);
-  };
-  child.stdout.setEncoding("utf8").on("data", collect);
-  child.stderr.setEncoding("utf8").on("data", collect);
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const force = setTimeout(() => child.kill("SIGKILL"), 5000);
-      child.once("exit", () => {
-        clearTimeout(force);
-        resolve();
-      });
-      child.kill("SIGTERM");
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop().then(() => reject(new Error(`sidecar did not listen within 30 s:\n${output}`)));
-    }, 30_000);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`sidecar exited with ${code} before listening:\n${output}`));
-    });
-    child.stdout.on("data", () => {
-      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-      if (!port) return;
-      clearTimeout(timer);
-      child.removeAllListeners("exit");
-      resolve({ base: `http://localhost:${port}`, output: () => output, stop });
-    });
-  });
-}
 
 const sidecarEnv = () => ({
   DIST_DIR: inject("sampleDist"),
@@ -139,7 +103,7 @@ const sidecarEnv = () => ({
   MCP_RATE_LIMIT_PER_MINUTE: "100000",
 });
 
-let sidecar: Sidecar;
+let sidecar: SidecarProcess;
 let work: string;
 
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ROOT } from "./support/run-build.ts";
+import { type SidecarProcess, startSidecarProcess } from "./support/sidecar-process.ts";
 
 /**
  * The MCP Inspector CLI (@modelcontextprotocol/inspector 2.x, `--cli`) against the sidecar in a child
@@ -26,63 +27,24 @@ interface Run {
   stderr: string;
 }
 
-interface Sidecar {
-  base: string;
-  stop(): Promise<void>;
-}
-
-/** `node --import tsx sidecar/src/main.ts` on an OS-assigned port; resolves once it listens. */
-function startSidecar(env: Record<string, string>): Promise<Sidecar> {
-  const child = spawn(process.execPath, ["--import", "tsx", "sidecar/src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", RELOAD_INTERVAL_MS: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const collect = (chunk: string) => {
-    output = (output + chunk).slice(-20_000);
-  };
-  child.stdout.setEncoding("utf8").on("data", collect);
-  child.stderr.setEncoding("utf8").on("data", collect);
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const force = setTimeout(() => child.kill("SIGKILL"), 5000);
-      child.once("exit", () => {
-        clearTimeout(force);
-        resolve();
-      });
-      child.kill("SIGTERM");
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop().then(() => reject(new Error(`sidecar did not listen within 30 s:\n${output}`)));
-    }, 30_000);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`sidecar exited with ${code} before listening:\n${output}`));
-    });
-    child.stdout.on("data", () => {
-      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-      if (!port) return;
-      clearTimeout(timer);
-      child.removeAllListeners("exit");
-      resolve({ base: `http://localhost:${port}`, stop });
-    });
-  });
-}
-
-let sidecar: Sidecar;
+let sidecar: SidecarProcess;
 let home: string;
 
 beforeAll(async () => {
   home = mkdtempSync(path.join(tmpdir(), "mcp-inspector-"));
   mkdirSync(path.join(home, "work"));
-  sidecar = await startSidecar({
-    DIST_DIR: inject("sampleDist"),
-    SITE_URL: "http://localhost",
-    MCP_SESSION_SECRET: "inspector-test-secret-0123456789abcdef",
-    MCP_RATE_LIMIT_PER_MINUTE: "100000",
+  // `node --import tsx sidecar/src/main.ts` on an OS-assigned port, addressed as http://localhost:PORT.
+  sidecar = await startSidecarProcess({
+    host: "localhost",
+    outputLimit: 20_000,
+    env: {
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DIST_DIR: inject("sampleDist"),
+      SITE_URL: "http://localhost",
+      MCP_SESSION_SECRET: "inspector-test-secret-0123456789abcdef",
+      MCP_RATE_LIMIT_PER_MINUTE: "100000",
+    },
   });
 });
 afterAll(async () => {
