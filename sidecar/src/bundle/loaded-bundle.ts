@@ -9,12 +9,22 @@ import type { SearchResponse } from "../../../src/schemas/search.ts";
 import { buildReviewIndex, type ReviewIndex } from "../../../src/search/review-index.ts";
 import { searchReviews } from "../../../src/search/search-reviews.ts";
 import { httpDate } from "../../../src/site/time.ts";
+import type { JsonBody } from "../http/send-json.ts";
 import { type Bundle, BundleError, loadBundle } from "./load-bundle.ts";
 
-/** A serialized response kept for reuse: its bytes and strong ETag. */
-export interface CachedBody {
-  body: Buffer;
-  etag: string;
+/**
+ * A bounded cache of one build's answers: `cache.memo(key, { context: compute })` computes an answer
+ * once. A build's data never changes, so neither do its answers; a compute that throws (invalid
+ * input) stores nothing. The caches are dropped with the build when a new one is swapped in.
+ */
+export type BuildCache<V extends {}> = LRUCache<string, V, () => V>;
+
+function buildCache<V extends {}>(max: number, size?: (value: V) => number): BuildCache<V> {
+  return new LRUCache<string, V, () => V>({
+    max,
+    ...(size ? { maxSize: 32 * 1024 * 1024, sizeCalculation: (value: V) => size(value) + 64 } : {}),
+    memoMethod: (_key, _stale, { context }) => context(),
+  });
 }
 
 /** One build, loaded and indexed: everything a request needs, swapped as a unit. */
@@ -26,36 +36,14 @@ export interface LoadedBundle {
   insights: InsightsDocument;
   /** HTTP date of the latest change in the data, for Last-Modified. */
   lastModified: string | undefined;
-  /** Since-responses by date; bounded, and dropped with the bundle when a new build is swapped in. */
-  sinceCache: LRUCache<string, CachedBody>;
-  /** Search responses by query string, likewise: a build's data never changes, so neither do they. */
-  searchCache: LRUCache<string, CachedBody>;
+  /** Since-responses by date. */
+  sinceCache: BuildCache<JsonBody>;
+  /** Search responses by query string. */
+  searchCache: BuildCache<JsonBody>;
   /** searchReviews over this build, memoized by arguments (for the MCP tool). */
   search(args: unknown): SearchResponse;
   /** Serialized MCP tool results by tool and arguments. */
-  toolResults: LRUCache<string, Buffer>;
-}
-
-/** Results of valid searches by their JSON arguments; invalid ones throw and are not kept. */
-function memoizedSearch(index: ReviewIndex): (args: unknown) => SearchResponse {
-  const results = new LRUCache<string, SearchResponse>({ max: 500 });
-  return (args) => {
-    const key = JSON.stringify(args ?? {});
-    let result = results.get(key);
-    if (!result) {
-      result = searchReviews(index, args);
-      results.set(key, result);
-    }
-    return result;
-  };
-}
-
-function responseCache(): LRUCache<string, CachedBody> {
-  return new LRUCache<string, CachedBody>({
-    max: 1000,
-    maxSize: 32 * 1024 * 1024,
-    sizeCalculation: (value) => value.body.length + 64,
-  });
+  toolResults: BuildCache<Buffer>;
 }
 
 /** The text of a published document of the build, by URL path; undefined if the build has none. */
@@ -78,6 +66,7 @@ export function loadIndexedBundle(distDir: string, options: { pages?: boolean } 
   }
   const document = JSON.parse(raw.toString("utf8")) as ReviewsDocument;
   const index = buildReviewIndex(document, bundle.manifest.data_sha256);
+  const searches = buildCache<SearchResponse>(500);
   return {
     bundle,
     index,
@@ -85,13 +74,9 @@ export function loadIndexedBundle(distDir: string, options: { pages?: boolean } 
     aggregate: document.aggregate_rating,
     insights: JSON.parse(readDocument(bundle, "/insights.json") ?? "null") as InsightsDocument,
     lastModified: index.lastChanged ? httpDate(index.lastChanged, index.timeZone) : undefined,
-    sinceCache: responseCache(),
-    searchCache: responseCache(),
-    search: memoizedSearch(index),
-    toolResults: new LRUCache<string, Buffer>({
-      max: 1000,
-      maxSize: 32 * 1024 * 1024,
-      sizeCalculation: (v) => v.length + 64,
-    }),
+    sinceCache: buildCache(1000, (value) => value.body.length),
+    searchCache: buildCache(1000, (value) => value.body.length),
+    search: (args) => searches.memo(JSON.stringify(args ?? {}), { context: () => searchReviews(index, args) }),
+    toolResults: buildCache(1000, (value) => value.length),
   };
 }

@@ -2,10 +2,9 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { rateLimit } from "express-rate-limit";
-import type { LRUCache } from "lru-cache";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
-import { readDocument } from "../bundle/loaded-bundle.ts";
+import { type BuildCache, readDocument } from "../bundle/loaded-bundle.ts";
 import { hostAndOriginGuard, mcpCors } from "./guard.ts";
 import { checkMessage, jsonRpcError } from "./json-rpc.ts";
 import { buildMcpServer, callTool, type McpContext } from "./server.ts";
@@ -52,7 +51,7 @@ function answerToolCallDirectly(
   message: { method?: unknown; params?: unknown },
   id: string | number | null,
   context: McpContext,
-  results: LRUCache<string, Buffer>,
+  results: BuildCache<Buffer>,
 ): boolean {
   if (message.method !== "tools/call" || id === null) return false;
   if (!wants(req, "application/json") || !wants(req, "text/event-stream") || !req.is("application/json")) return false;
@@ -62,13 +61,11 @@ function answerToolCallDirectly(
   if (!params || typeof params.name !== "string") return false;
   try {
     // A build's tools are pure functions of their arguments: the serialized result is kept per build.
-    const key = `${params.name}\u0000${JSON.stringify(params.arguments ?? {})}`;
-    let result = results.get(key);
-    if (result === undefined) {
-      const computed = callTool(context, params.name, params.arguments ?? {});
-      result = Buffer.from(JSON.stringify(computed));
-      if (!computed.isError) results.set(key, result);
-    }
+    // Tool errors (invalid arguments) are results too, and as deterministic; an unknown tool throws.
+    const { name, arguments: args = {} } = params;
+    const result = results.memo(`${name}\u0000${JSON.stringify(args)}`, {
+      context: () => Buffer.from(JSON.stringify(callTool(context, name, args))),
+    });
     // Written in three pieces so the cached bytes are sent as they are, never re-encoded.
     const head = Buffer.from('{"result":');
     const tail = Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);

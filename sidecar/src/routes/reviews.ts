@@ -29,25 +29,18 @@ export function reviewRoutes(store: BundleStore): Router {
     const { index, lastModified, searchCache } = store.current;
     const mark = req.originalUrl.indexOf("?");
     const queryString = mark < 0 ? "" : req.originalUrl.slice(mark + 1);
-    // Only valid queries are cached: an invalid one throws before anything is stored.
-    let cached = searchCache.get(queryString);
-    if (!cached) {
-      cached = jsonBody(searchReviewsFromQuery(index, new URLSearchParams(queryString)));
-      searchCache.set(queryString, cached);
-    }
+    const cached = searchCache.memo(queryString, {
+      context: () => jsonBody(searchReviewsFromQuery(index, new URLSearchParams(queryString))),
+    });
     sendJson(req, res, cached, { lastModified, cacheControl: CACHE });
   });
   router.all("/api/reviews/search", wrongMethod);
 
   router.get("/api/reviews/since/:date", (req, res) => {
-    const loaded = store.current;
+    const { index, lastModified, sinceCache } = store.current;
     const date = req.params.date;
-    let cached = loaded.sinceCache.get(date);
-    if (!cached) {
-      cached = jsonBody(reviewsSince(loaded.index, date));
-      loaded.sinceCache.set(date, cached);
-    }
-    sendJson(req, res, cached, { lastModified: loaded.lastModified, cacheControl: CACHE });
+    const cached = sinceCache.memo(date, { context: () => jsonBody(reviewsSince(index, date)) });
+    sendJson(req, res, cached, { lastModified, cacheControl: CACHE });
   });
   router.all("/api/reviews/since/:date", wrongMethod);
   // A date segment that is not valid percent-encoding fails while Express decodes it, before the
