@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { stopAll, stopChild, track } from "./children.ts";
 
 /** A server in a child process of its own, with its output piped and drained (nothing is dropped). */
 export interface ServerProcess {
@@ -16,28 +17,8 @@ export interface ServerProcess {
 }
 
 const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-const running = new Set<ChildProcess>();
 
-/** Kills whatever is still running (used on the way out, whatever happened). */
-export async function stopAll(): Promise<void> {
-  await Promise.all([...running].map((child) => stopChild(child)));
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    running.delete(child);
-    return Promise.resolve();
-  }
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.once("exit", () => {
-      clearTimeout(force);
-      running.delete(child);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
+export { stopAll };
 
 /** Runs `node --import tsx SCRIPT` and resolves once it prints "listening on http://127.0.0.1:PORT". */
 export function startServer(
@@ -52,7 +33,7 @@ export function startServer(
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  running.add(child);
+  track(child);
   let bytes = 0;
   let head = "";
   let stderr = "";
@@ -105,7 +86,7 @@ export function runScript(
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  running.add(child);
+  track(child);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => {
@@ -119,7 +100,6 @@ export function runScript(
     child.once("exit", (code) => {
       const ms = performance.now() - started;
       clearTimeout(timer);
-      running.delete(child);
       resolve({ ms, code, stdout, stderr });
     });
   });

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { stopAll, stopChild, track } from "./children.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const running = new Set<ChildProcess>();
 
 /** A child process (sidecar or subscriber) that printed "listening on URL". */
 export interface Child {
@@ -15,33 +15,7 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (!alive(child)) {
-    running.delete(child);
-    return Promise.resolve();
-  }
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.once("exit", () => {
-      clearTimeout(force);
-      running.delete(child);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
-/** Stops whatever is still running; used on every way out. */
-export async function stopAll(): Promise<void> {
-  await Promise.all([...running].map((child) => stopChild(child)));
-}
-
-// A last resort if the parent exits without stopAll (an uncaught error): no child outlives it.
-process.once("exit", () => {
-  for (const child of running) if (alive(child)) child.kill("SIGKILL");
-});
+export { stopAll };
 
 /** Runs `node --import tsx SCRIPT` and resolves once it prints "listening on (http|https)://127.0.0.1:PORT". */
 export function startChild(
@@ -56,7 +30,7 @@ export function startChild(
     env: { ...process.env, ...env },
     stdio: options.ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
   });
-  running.add(child);
+  track(child);
   let head = "";
   let stderr = "";
   // Drain both pipes so the child never blocks on a full one.
