@@ -36,14 +36,16 @@ export interface FeedEntry {
  * Ids must survive a move of the site to another host (RFC 4287 §4.2.6), so they are tag URIs
  * (RFC 4151) minted from the business's own domain and founding year, not permalinks.
  */
+function tagPrefix(business: Business): string {
+  return `tag:${new URL(business.url).hostname.replace(/^www\./, "")},${business.founding_year}:`;
+}
+
 export function entryId(business: Business, reviewId: string): string {
-  const host = new URL(business.url).hostname.replace(/^www\./, "");
-  return `tag:${host},${business.founding_year}:review:${reviewId}`;
+  return `${tagPrefix(business)}review:${reviewId}`;
 }
 
 export function feedId(business: Business, feed: "atom" | "json"): string {
-  const host = new URL(business.url).hostname.replace(/^www\./, "");
-  return `tag:${host},${business.founding_year}:reviews-feed:${feed}`;
+  return `${tagPrefix(business)}reviews-feed:${feed}`;
 }
 
 function headline(review: Review): string {
