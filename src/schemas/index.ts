@@ -1,3 +1,4 @@
+export * from "./analysis.ts";
 export * from "./business.ts";
 export * from "./common.ts";
 export * from "./config.ts";
