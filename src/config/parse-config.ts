@@ -2,8 +2,11 @@ import { type Config, ConfigSchema } from "../schemas/config.ts";
 
 /** A configuration value is wrong; the message names the environment variable to fix. */
 export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.problems = problems;
     this.name = "ConfigError";
   }
 }

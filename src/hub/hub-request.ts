@@ -2,11 +2,11 @@ import type { TopicPath } from "../site/urls.ts";
 
 /** A rejected hub request: answered 4xx with the reason as plain text, before any outbound call. */
 export class HubRequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
     super(message);
+    this.status = status;
     this.name = "HubRequestError";
   }
 }

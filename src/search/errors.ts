@@ -5,8 +5,11 @@ import type { ValidationIssue } from "../schemas/errors.ts";
  * found; the HTTP layer answers it with 400 and the MCP layer with a tool error.
  */
 export class InvalidRequestError extends Error {
-  constructor(readonly issues: ValidationIssue[]) {
+  readonly issues: ValidationIssue[];
+
+  constructor(issues: ValidationIssue[]) {
     super(issues.map((issue) => `${issue.path}: ${issue.message}`).join("; "));
+    this.issues = issues;
     this.name = "InvalidRequestError";
   }
 }

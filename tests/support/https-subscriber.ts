@@ -104,11 +104,15 @@ export class HttpsSubscriber {
   readonly #sockets = new Set<Socket>();
   readonly #waiters = new Set<() => void>();
 
-  private constructor(
-    readonly server: Server,
-    readonly ca: string,
-    readonly port: number,
-  ) {}
+  readonly server: Server;
+  readonly ca: string;
+  readonly port: number;
+
+  private constructor(server: Server, ca: string, port: number) {
+    this.server = server;
+    this.ca = ca;
+    this.port = port;
+  }
 
   static async start(certificates?: { ca: string; cert: string; key: string }): Promise<HttpsSubscriber> {
     const { ca, cert, key } = certificates ?? (await makeTestCertificates());

@@ -23,12 +23,15 @@ export class BundleStore {
   #timer: NodeJS.Timeout | undefined;
   readonly #listeners: ((loaded: LoadedBundle) => void)[] = [];
 
-  constructor(
-    readonly distDir: string,
-    private readonly logger: Logger,
-    /** Whether HTML pages are served from the bundle (SERVE_STATIC); if not, their entries are dropped. */
-    private readonly options: { pages?: boolean } = {},
-  ) {
+  readonly distDir: string;
+  private readonly logger: Logger;
+  /** Whether HTML pages are served from the bundle (SERVE_STATIC); if not, their entries are dropped. */
+  private readonly options: { pages?: boolean };
+
+  constructor(distDir: string, logger: Logger, options: { pages?: boolean } = {}) {
+    this.distDir = distDir;
+    this.logger = logger;
+    this.options = options;
     this.#stamp = manifestStamp(distDir);
     this.#current = loadIndexedBundle(distDir, options);
   }

@@ -2,13 +2,20 @@ import type { ValidationIssue } from "../../../src/schemas/errors.ts";
 
 /** An error that knows its HTTP status; the error handler is the only place that turns it into a response. */
 export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly options: { issues?: ValidationIssue[]; headers?: Record<string, string> };
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    status: number,
+    code: string,
     message: string,
-    readonly options: { issues?: ValidationIssue[]; headers?: Record<string, string> } = {},
+    options: { issues?: ValidationIssue[]; headers?: Record<string, string> } = {},
   ) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.options = options;
     this.name = "HttpError";
   }
 }

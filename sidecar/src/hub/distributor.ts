@@ -26,11 +26,11 @@ export interface DistributorDeps {
 
 /** The delivery cannot be made and must not be retried: the subscription or the topic is gone. */
 class Gone extends Error {
-  constructor(
-    message: string,
-    readonly removeSubscription = false,
-  ) {
+  readonly removeSubscription: boolean;
+
+  constructor(message: string, removeSubscription = false) {
     super(message);
+    this.removeSubscription = removeSubscription;
   }
 }
 

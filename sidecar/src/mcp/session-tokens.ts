@@ -14,11 +14,12 @@ export class SessionTokens {
   readonly #terminated: LRUCache<string, true>;
   readonly #recent = new LRUCache<string, number>({ max: 1_000 });
 
-  constructor(
-    secret: string,
-    private readonly lifetimeSeconds: number,
-    private readonly now: () => number = Date.now,
-  ) {
+  private readonly lifetimeSeconds: number;
+  private readonly now: () => number;
+
+  constructor(secret: string, lifetimeSeconds: number, now: () => number = Date.now) {
+    this.lifetimeSeconds = lifetimeSeconds;
+    this.now = now;
     this.#secret = Buffer.from(secret, "utf8");
     this.#terminated = new LRUCache({ max: 100_000, ttlAutopurge: false });
   }

@@ -43,7 +43,10 @@ export class GuardedClient {
   readonly #waiting: (() => void)[] = [];
   peakActive = 0;
 
-  constructor(private readonly options: OutboundOptions) {
+  private readonly options: OutboundOptions;
+
+  constructor(options: OutboundOptions) {
+    this.options = options;
     const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
       dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
         if (error) return callback(error, "", 0);
