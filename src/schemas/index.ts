@@ -5,6 +5,7 @@ export * from "./config.ts";
 export * from "./errors.ts";
 export * from "./insights.ts";
 export * from "./json-feed.ts";
+export * from "./lexicon.ts";
 export * from "./manifest.ts";
 export * from "./review.ts";
 export * from "./reviews-document.ts";

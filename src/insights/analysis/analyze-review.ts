@@ -1,0 +1,127 @@
+import {
+  ASPECT_IDS,
+  type AspectId,
+  type AspectJudgement,
+  type EvidenceSpan,
+  type ReviewAnalysis,
+} from "../../schemas/analysis.ts";
+import type { Lexicon } from "../../schemas/lexicon.ts";
+import { type Clause, splitClauses } from "./clauses.ts";
+import { type CompiledLexicon, compileLexicon } from "./compile.ts";
+import { type ClauseScore, type IdiomHit, scoreClause } from "./score-clause.ts";
+import { tokenize } from "./tokens.ts";
+
+export { lexiconHash, loadLexicon, METHOD_VERSION } from "./lexicon.ts";
+
+export interface Analyzer {
+  analyze(text: string, rating?: number): ReviewAnalysis;
+}
+
+export interface AnalyzerOptions {
+  /**
+   * Skip an idiom rule when none of its required keywords occurs in the review (default true). The keywords
+   * are derived so that skipping never changes a result; turning this off is for tests that check so.
+   */
+  prefilter?: boolean;
+}
+
+/** 1 where a keyword of the lexicon occurs in the review being analysed; reused (analysis is synchronous). */
+let present = new Uint8Array(0);
+
+function mayMatch(rule: CompiledLexicon["idioms"][number]): boolean {
+  if (rule.keywords === null) return true;
+  for (const clause of rule.keywords) if (!clause.some((k) => present[k] === 1)) return false;
+  return true;
+}
+
+/** Idiom rules run once over the whole review; each match counts for the clause it starts in. */
+function idiomHits(text: string, clauses: Clause[], lex: CompiledLexicon, prefilter: boolean): IdiomHit[][] {
+  const out: IdiomHit[][] = clauses.map(() => []);
+  if (clauses.length === 0) return out;
+  let lower = text.toLowerCase();
+  // Lower-casing can change the length of some letters; offsets must stay those of the text.
+  if (lower.length !== text.length) lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  if (prefilter) {
+    if (present.length < lex.keywords.length) present = new Uint8Array(lex.keywords.length);
+    else present.fill(0, 0, lex.keywords.length);
+    lex.scanner.scan(lower, present);
+  }
+  for (const rule of lex.idioms) {
+    if (prefilter && !mayMatch(rule)) continue;
+    rule.regex.lastIndex = 0;
+    let last = -1;
+    for (let m = rule.regex.exec(lower); m !== null; m = rule.regex.exec(lower)) {
+      const at = clauses.findIndex((c) => m !== null && m.index < c.end);
+      if (at >= 0 && at !== last) {
+        (out[at] as IdiomHit[]).push({ aspect: rule.aspect, valence: rule.valence, id: rule.id });
+        last = at;
+      }
+      if (m[0].length === 0) rule.regex.lastIndex++;
+    }
+  }
+  return out;
+}
+
+/** A judgement-free clause after "but" reads against the clause before it ("great work, except the price"). */
+function carryContrast(clauses: Clause[], scores: ClauseScore[], lex: CompiledLexicon) {
+  const { threshold, contrast_carry } = lex.settings;
+  for (let i = 1; i < clauses.length; i++) {
+    const c = clauses[i] as Clause;
+    const p = clauses[i - 1] as Clause;
+    const s = scores[i] as ClauseScore;
+    const ps = scores[i - 1] as ClauseScore;
+    if (!c.afterContrast || p.sentence !== c.sentence || s.total !== 0 || Math.abs(ps.total) < threshold) continue;
+    for (const a of s.aspects) a.score = contrast_carry * Math.sign(ps.total);
+  }
+}
+
+function isSarcasm(score: ClauseScore, rating: number | undefined, lex: CompiledLexicon): boolean {
+  if (rating === undefined || rating > 2 || score.total <= 0) return false;
+  return score.sarcasmMarker || score.total >= lex.settings.sarcasm_score;
+}
+
+export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}): Analyzer {
+  const prefilter = options.prefilter ?? true;
+  const lex = compileLexicon(lexicon);
+  const { threshold } = lex.settings;
+  return {
+    analyze(text: string, rating?: number): ReviewAnalysis {
+      const tokens = tokenize(text, lex.personNames);
+      const clauses = splitClauses(tokens, lex.contrast);
+      const idioms = idiomHits(text, clauses, lex, prefilter);
+      const lowRating = rating !== undefined && rating <= 2;
+      const scores = clauses.map((c, i) => scoreClause(tokens, c, lex, idioms[i] as IdiomHit[], lowRating));
+      carryContrast(clauses, scores, lex);
+      const evidence = new Map<AspectId, EvidenceSpan[]>();
+      const suspected: ReviewAnalysis["suspected_sarcasm"] = [];
+      clauses.forEach((clause, i) => {
+        const score = scores[i] as ClauseScore;
+        const sarcastic = isSarcasm(score, rating, lex);
+        if (sarcastic) suspected.push({ start: clause.start, end: clause.end });
+        for (const a of score.aspects) {
+          // Abstain: a clause that names an aspect without a clear judgement makes no claim.
+          if (Math.abs(a.score) < threshold || (sarcastic && a.score > 0)) continue;
+          const span: EvidenceSpan = {
+            start: clause.start,
+            end: clause.end,
+            polarity: a.score > 0 ? "positive" : "negative",
+            cue: a.cue,
+            score: Math.round(a.score * 1000) / 1000,
+          };
+          const list = evidence.get(a.aspect);
+          if (list) list.push(span);
+          else evidence.set(a.aspect, [span]);
+        }
+      });
+      const aspects: AspectJudgement[] = [];
+      for (const aspect of ASPECT_IDS) {
+        const spans = evidence.get(aspect);
+        if (!spans) continue;
+        const pos = spans.some((s) => s.polarity === "positive");
+        const neg = spans.some((s) => s.polarity === "negative");
+        aspects.push({ aspect, polarity: pos && neg ? "mixed" : pos ? "positive" : "negative", evidence: spans });
+      }
+      return { aspects, suspected_sarcasm: suspected };
+    },
+  };
+}

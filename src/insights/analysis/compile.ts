@@ -1,0 +1,93 @@
+import type { AspectId } from "../../schemas/analysis.ts";
+import type { Lexicon, ScorerSettings } from "../../schemas/lexicon.ts";
+import { compilePatterns, type PatternIndex } from "./matcher.ts";
+import { compileScanner, type KeywordScanner, requiredKeywords } from "./prefilter.ts";
+
+/** What a lexicon pattern means; one pattern may be a cue, an opinion word, or aspect-conditioned. */
+export interface Term {
+  cue: { aspect: AspectId; valence: number } | null;
+  word: number | null;
+  /** Valence per aspect, used when the clause names that aspect through another cue. */
+  conditioned: [AspectId, number][] | null;
+}
+
+export interface IdiomRegex {
+  id: string;
+  aspect: AspectId;
+  valence: number;
+  regex: RegExp;
+  /**
+   * Clauses of indexes into `CompiledLexicon.keywords`: the rule can match only where each clause has a
+   * keyword in the review; null: always run.
+   */
+  keywords: number[][] | null;
+}
+
+/** The lexicon turned into lookup structures once, so analysing a review allocates little. */
+export interface CompiledLexicon {
+  terms: PatternIndex<Term>;
+  sarcasm: PatternIndex<true>;
+  idioms: IdiomRegex[];
+  /** The distinct keywords of all idiom rules, each searched for at most once per review. */
+  keywords: string[];
+  /** Finds which of `keywords` occur in a lower-cased review, in one pass. */
+  scanner: KeywordScanner;
+  negators: ReadonlySet<string>;
+  scopeBreakers: ReadonlySet<string>;
+  contrast: ReadonlySet<string>;
+  problemNouns: ReadonlySet<string>;
+  personNames: ReadonlySet<string>;
+  intensifiers: ReadonlyMap<string, number>;
+  settings: ScorerSettings;
+}
+
+export function compileLexicon(lexicon: Lexicon): CompiledLexicon {
+  const terms = new Map<string, Term>();
+  const term = (pattern: string): Term => {
+    let t = terms.get(pattern);
+    if (!t) {
+      t = { cue: null, word: null, conditioned: null };
+      terms.set(pattern, t);
+    }
+    return t;
+  };
+  for (const [aspect, cues] of Object.entries(lexicon.aspects.aspects) as [AspectId, Record<string, number>][]) {
+    for (const [pattern, valence] of Object.entries(cues)) term(pattern).cue = { aspect, valence };
+  }
+  for (const [pattern, valence] of Object.entries(lexicon.valence.words)) term(pattern).word = valence;
+  for (const [pattern, byAspect] of Object.entries(lexicon.valence.conditioned)) {
+    term(pattern).conditioned = Object.entries(byAspect) as [AspectId, number][];
+  }
+  const v = lexicon.valence;
+  const keywords: string[] = [];
+  const keywordIndex = new Map<string, number>();
+  const indexOf = (keyword: string): number => {
+    let at = keywordIndex.get(keyword);
+    if (at === undefined) {
+      at = keywords.push(keyword) - 1;
+      keywordIndex.set(keyword, at);
+    }
+    return at;
+  };
+  const idioms = lexicon.idioms.rules.map((r) => ({
+    id: r.id,
+    aspect: r.aspect,
+    valence: r.valence,
+    regex: new RegExp(r.regex, "gu"),
+    keywords: requiredKeywords(r.regex)?.map((clause) => clause.map(indexOf)) ?? null,
+  }));
+  return {
+    terms: compilePatterns(terms.entries()),
+    sarcasm: compilePatterns(lexicon.idioms.sarcasm_markers.map((p): [string, true] => [p, true])),
+    idioms,
+    keywords,
+    scanner: compileScanner(keywords),
+    negators: new Set(v.negators),
+    scopeBreakers: new Set(v.scope_breakers),
+    contrast: new Set(v.contrast_markers),
+    problemNouns: new Set(v.problem_nouns),
+    personNames: new Set(v.person_names),
+    intensifiers: new Map(Object.entries(v.intensifiers)),
+    settings: lexicon.settings,
+  };
+}

@@ -1,0 +1,185 @@
+import type { AspectId } from "../../schemas/analysis.ts";
+import type { Clause } from "./clauses.ts";
+import type { CompiledLexicon } from "./compile.ts";
+import { findHits, type Hit } from "./detect-aspects.ts";
+import type { Tokens } from "./tokens.ts";
+
+export interface AspectScore {
+  aspect: AspectId;
+  score: number;
+  cue: string;
+}
+
+export interface IdiomHit {
+  aspect: AspectId;
+  valence: number;
+  id: string;
+}
+
+export interface ClauseScore {
+  aspects: AspectScore[];
+  /** Sum of every valence in the clause, judged aspect or not; drives contrast carry and the sarcasm guard. */
+  total: number;
+  sarcasmMarker: boolean;
+}
+
+function isNegator(tokens: Tokens, i: number, lex: CompiledLexicon): boolean {
+  return lex.negators.has(tokens.normal[i] as string) || tokens.lemma[i] === "not";
+}
+
+const HYPOTHETICAL = new Set(["would", "could", "'d"]);
+
+/** The clause states what would have been ("would've been", "would be 5 stars"), so an "if" in it is unreal. */
+function isCounterfactual(tokens: Tokens, clause: Clause): boolean {
+  for (let i = clause.first; i < clause.last - 1; i++) {
+    if (!HYPOTHETICAL.has(tokens.normal[i] as string)) continue;
+    const next = tokens.lemma[i + 1] as string;
+    if (next === "have" || next === "be") return true;
+  }
+  return false;
+}
+
+function covered(hits: Hit[], i: number): boolean {
+  for (const h of hits) if (i >= h.start && i < h.end) return true;
+  return false;
+}
+
+/** Valence of a hit after the negation scope and intensifiers that precede it. */
+function modify(base: number, hit: Hit, hits: Hit[], tokens: Tokens, clause: Clause, lex: CompiledLexicon): number {
+  let value = base;
+  const floor = Math.max(clause.first, hit.start - lex.settings.negation_window);
+  for (let i = hit.start - 1; i >= floor; i--) {
+    if (tokens.punct[i] === 1) break;
+    // "Would've been 5 stars if he'd been on time": the condition of a counterfactual did not happen.
+    if (tokens.normal[i] === "if" && isCounterfactual(tokens, clause)) {
+      value *= lex.settings.negation_factor;
+      break;
+    }
+    if (lex.scopeBreakers.has(tokens.normal[i] as string)) break;
+    if (isNegator(tokens, i, lex) && !covered(hits, i)) {
+      value *= lex.settings.negation_factor;
+      break;
+    }
+  }
+  for (let i = hit.start - 1; i >= Math.max(clause.first, hit.start - 2); i--) {
+    if (tokens.punct[i] === 1) break;
+    const boost = lex.intensifiers.get(tokens.normal[i] as string);
+    if (boost !== undefined) {
+      value *= boost;
+      break;
+    }
+  }
+  return value;
+}
+
+/**
+ * An opinion word about a part or the customer's problem describes it, not the business: heading its noun
+ * phrase ("bad gas valve") or predicated of it ("the flame rod was bad").
+ */
+function describesProblem(hit: Hit, tokens: Tokens, clause: Clause, lex: CompiledLexicon): boolean {
+  for (let i = hit.start - 1; i >= Math.max(clause.first, hit.start - 3); i--) {
+    if (tokens.punct[i] === 1) break;
+    if (tokens.lemma[i] === "be" || lex.intensifiers.has(tokens.normal[i] as string)) continue;
+    if (lex.problemNouns.has(tokens.lemma[i] as string) || lex.problemNouns.has(tokens.normal[i] as string))
+      return true;
+    break;
+  }
+  for (let i = hit.end; i < Math.min(clause.last, hit.end + 3); i++) {
+    if (tokens.punct[i] === 1 || tokens.nominal[i] === 0) return false;
+    if (lex.problemNouns.has(tokens.lemma[i] as string) || lex.problemNouns.has(tokens.normal[i] as string))
+      return true;
+  }
+  return false;
+}
+
+function segmentNames(hits: Hit[], from: Hit, aspect: AspectId): boolean {
+  return hits.some((h) => h !== from && h.segment === from.segment && h.term.cue?.aspect === aspect);
+}
+
+function nearestCue(hits: Hit[], from: Hit): Hit | null {
+  let best: Hit | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const h of hits) {
+    if (!h.term.cue || h.segment !== from.segment) continue;
+    // Ties go to the cue after the word: "great price" more often than "price, great".
+    const distance = h.start > from.start ? h.start - from.end : from.start - h.end + 0.5;
+    if (distance < bestDistance) {
+      best = h;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** The running scores of one clause; module-level helpers rather than closures, which cost per clause. */
+interface Scoring {
+  scores: Map<AspectId, AspectScore>;
+  total: number;
+}
+
+function add(st: Scoring, aspect: AspectId, value: number, cue: string | null) {
+  const s = st.scores.get(aspect);
+  if (s) {
+    s.score += value;
+    if (s.cue === "" && cue) s.cue = cue;
+  } else st.scores.set(aspect, { aspect, score: value, cue: cue ?? "" });
+}
+
+function addCue(
+  st: Scoring,
+  h: Hit,
+  aspect: AspectId,
+  base: number,
+  hits: Hit[],
+  tokens: Tokens,
+  clause: Clause,
+  lex: CompiledLexicon,
+) {
+  const value = base === 0 ? 0 : modify(base, h, hits, tokens, clause, lex);
+  add(st, aspect, value, h.pattern);
+  st.total += value;
+}
+
+function conditionedTarget(hits: Hit[], h: Hit): [AspectId, number] | undefined {
+  for (const entry of h.term.conditioned as [AspectId, number][]) if (segmentNames(hits, h, entry[0])) return entry;
+  return undefined;
+}
+
+export function scoreClause(
+  tokens: Tokens,
+  clause: Clause,
+  lex: CompiledLexicon,
+  idioms: IdiomHit[],
+  withSarcasm = false,
+): ClauseScore {
+  const { hits, sarcasm } = findHits(tokens, clause, lex, withSarcasm);
+  const st: Scoring = { scores: new Map(), total: 0 };
+  for (const h of hits) {
+    const cue = h.term.cue;
+    if (cue && !h.term.conditioned) addCue(st, h, cue.aspect, cue.valence, hits, tokens, clause, lex);
+  }
+  for (const idiom of idioms) {
+    add(st, idiom.aspect, idiom.valence, idiom.id);
+    st.total += idiom.valence;
+  }
+  // An aspect-conditioned word judges an aspect the clause already names ("cheap" parts: quality);
+  // otherwise it is the cue of its own aspect, if it has one ("not cheap": price).
+  for (const h of hits) {
+    if (!h.term.conditioned || describesProblem(h, tokens, clause, lex)) continue;
+    const other = conditionedTarget(hits, h);
+    if (other) {
+      const value = modify(other[1], h, hits, tokens, clause, lex);
+      add(st, other[0], value, null);
+      st.total += value;
+    } else if (h.term.cue) addCue(st, h, h.term.cue.aspect, h.term.cue.valence, hits, tokens, clause, lex);
+  }
+  for (const h of hits) {
+    if (h.term.cue || h.term.conditioned || h.term.word === null || describesProblem(h, tokens, clause, lex)) continue;
+    const value = modify(h.term.word, h, hits, tokens, clause, lex);
+    st.total += value;
+    const target =
+      nearestCue(hits, h)?.term.cue?.aspect ?? (st.scores.size === 1 ? st.scores.keys().next().value : null);
+    if (target) add(st, target, value, null);
+  }
+  return { aspects: [...st.scores.values()], total: st.total, sarcasmMarker: sarcasm };
+}
