@@ -1,0 +1,70 @@
+# syntax=docker/dockerfile:1
+#
+# The sidecar as a container: search, since, /mcp and the WebSub hub over a bundle baked into the
+# image. The static documents and pages are served by a CDN from the same build (SERVE_STATIC=false).
+# See docs/deploy/container.md. tests/container.test.ts replays this recipe without a container engine,
+# so keep each COPY, ENV and the install commands simple (one instruction per line, no variables in
+# paths).
+#
+#   docker build -t riverbend-reviews --build-arg SITE_URL=https://reviews.example.com .
+#   docker run -p 8080:8080 -v reviews-state:/var/lib/reviews riverbend-reviews
+
+# ---- build: every dependency, then `npm run build` (validates data/, writes dist/) ----
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+ENV ASTRO_TELEMETRY_DISABLED=1
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false
+# `npm install`, not `npm ci`: the lockfile records only the Linux builds of Astro's compiler
+# binding, which `npm ci` reports as "missing from lock file" (README, "Installing"). `npm install`
+# still installs exactly the versions the committed lockfile pins.
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund --ignore-scripts
+COPY astro.config.mjs tsconfig.json ./
+COPY scripts ./scripts
+COPY src ./src
+COPY public ./public
+COPY data ./data
+# Every absolute link in the documents is built from SITE_URL: pass the public URL.
+ARG SITE_URL=http://localhost:8080
+ENV SITE_URL=${SITE_URL}
+RUN npm run build
+
+# ---- runtime: production dependencies, the sidecar's modules and the built bundle ----
+FROM node:24-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+# What sidecar/src/main.ts imports, and nothing else: whole folders where the sidecar uses every
+# module, single files from src/build, src/data, src/discovery and src/site, which also hold build-only
+# modules (some import Astro). A new import of a module not listed here fails tests/container.test.ts.
+COPY sidecar ./sidecar
+COPY src/config ./src/config
+COPY src/hub ./src/hub
+COPY src/mcp ./src/mcp
+COPY src/schemas ./src/schemas
+COPY src/search ./src/search
+COPY src/build/content-types.ts src/build/manifest.ts ./src/build/
+COPY src/data/dataset.ts src/data/format-issue.ts ./src/data/
+COPY src/discovery/links.ts ./src/discovery/
+COPY src/discovery/cdn/static-headers.ts ./src/discovery/cdn/
+COPY src/site/time.ts src/site/urls.ts ./src/site/
+COPY --from=build /app/dist ./dist
+# The hub's SQLite file lives on a volume, writable by the unprivileged user; the code is not.
+RUN mkdir -p /var/lib/reviews && chown node:node /var/lib/reviews
+VOLUME ["/var/lib/reviews"]
+# The sidecar must answer on the same public URL the bundle was built for (MCP checks Host against it).
+ARG SITE_URL=http://localhost:8080
+ENV SITE_URL=${SITE_URL}
+ENV HOST=0.0.0.0
+ENV PORT=8080
+ENV DIST_DIR=/app/dist
+ENV STATE_DIR=/var/lib/reviews
+ENV SERVE_STATIC=false
+USER node
+EXPOSE 8080
+# node itself: slim images have no curl or wget.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+STOPSIGNAL SIGTERM
+CMD ["node", "sidecar/src/main.ts"]
