@@ -1,7 +1,12 @@
+import { API_CATALOG_TYPE } from "../discovery/links.ts";
+
 /** Media types of published files. Astro drops endpoint headers in static builds, so servers and CDN configs use this. */
 const BY_PATH: Record<string, string> = {
   "/api/feed.json": "application/feed+json; charset=utf-8",
   "/feed.xml": "application/atom+xml; charset=utf-8",
+  // llmstxt.org: the file is Markdown, and a browser shows text/markdown as text anyway.
+  "/llms.txt": "text/markdown; charset=utf-8",
+  "/.well-known/api-catalog": API_CATALOG_TYPE,
 };
 
 const BY_EXTENSION: Record<string, string> = {

@@ -10,6 +10,14 @@ export interface SiteUrls {
   hub: string;
   search: string;
   mcp: string;
+  /** Agent discovery: llms.txt, the RFC 9727 API catalog, the MCP server card, robots.txt, the sitemap. */
+  llmsTxt: string;
+  apiCatalog: string;
+  serverCard: string;
+  robots: string;
+  sitemap: string;
+  /** The human API documentation page. */
+  apiDocs: string;
   /** Stable permalink page of one review. */
   permalink(reviewId: string): string;
   /** Page `n` (1-based) of the paginated review browser. */
@@ -29,6 +37,12 @@ export function siteUrls(baseUrl: string): SiteUrls {
     hub: `${base}/api/websub/hub`,
     search: `${base}/api/reviews/search`,
     mcp: `${base}/mcp`,
+    llmsTxt: `${base}/llms.txt`,
+    apiCatalog: `${base}/.well-known/api-catalog`,
+    serverCard: `${base}/.well-known/mcp/server-card.json`,
+    robots: `${base}/robots.txt`,
+    sitemap: `${base}/sitemap.xml`,
+    apiDocs: `${base}/api/`,
     permalink: (id) => `${base}/reviews/${encodeURIComponent(id)}/`,
     reviewsPage: (n) => (n <= 1 ? `${base}/reviews/` : `${base}/reviews/page/${n}/`),
   };

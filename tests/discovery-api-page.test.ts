@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createApp } from "../sidecar/src/app.ts";
+import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
+import { loadDataset } from "../src/data/load-dataset.ts";
+import { type ApiExample, apiExamples } from "../src/discovery/api-page/examples.ts";
+import { escapeHtml } from "../src/site/html.ts";
+import { siteUrls } from "../src/site/urls.ts";
+import { TEST_SITE_URL as SITE } from "./support/global-setup.ts";
+import { listen } from "./support/http.ts";
+
+const logger = pino({ level: "silent" });
+let server: { base: string; close: () => Promise<void> };
+let page: string;
+let examples: ApiExample[];
+let openapi: { paths: Record<string, Record<string, unknown>> };
+
+beforeAll(async () => {
+  const dist = inject("sampleDist");
+  const store = new BundleStore(dist, logger);
+  server = await listen(createApp({ config: { SITE_URL: SITE, SERVE_STATIC: true }, store, logger }));
+  page = await (await fetch(`${server.base}/api/`)).text();
+  openapi = JSON.parse(readFileSync(path.join(dist, "openapi.json"), "utf8"));
+  const insights = JSON.parse(readFileSync(path.join(dist, "insights.json"), "utf8"));
+  examples = apiExamples(loadDataset("data"), siteUrls(SITE), insights);
+});
+afterAll(() => server.close());
+
+describe("the human API page", () => {
+  it("documents every operation of the OpenAPI description with an example request and response", () => {
+    const operations = Object.entries(openapi.paths).flatMap(([p, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(operations.length).toBeGreaterThanOrEqual(9);
+    expect(examples.map((e) => e.operation).sort()).toEqual([...operations].sort());
+    for (const example of examples) {
+      expect(page, example.operation).toContain(`<code>${escapeHtml(example.operation)}</code>`);
+      expect(page, example.operation).toContain(escapeHtml(example.curl));
+    }
+    expect(page).toContain('id="mcp"');
+    expect(page).toContain(`<link rel="canonical" href="${SITE}/api/">`);
+  });
+
+  it("shows for every GET the answer the service really gives", async () => {
+    for (const example of examples.filter((e) => e.operation.startsWith("GET "))) {
+      expect(example.curl).toBe(`curl -s '${SITE}${example.request}'`);
+      const response = await fetch(`${server.base}${example.request}`);
+      expect(response.status, example.request).toBe(example.status);
+      expect(response.headers.get("content-type")?.split(";")[0], example.request).toBe(example.contentType);
+      const text = await response.text();
+      if (typeof example.body === "string") expect(text, example.request).toBe(example.body);
+      else expect(JSON.parse(text), example.request).toEqual(example.body);
+    }
+  });
+
+  it("shows the tools/call answer the MCP endpoint gives for the example's arguments", async () => {
+    const mcp = examples.find((e) => e.operation === "POST /mcp");
+    const call = /-d '(\{"jsonrpc":"2\.0","id":2.*\})'$/m.exec(mcp?.curl ?? "")?.[1] ?? "";
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const init = await fetch(`${server.base}/mcp`, {
+      method: "POST",
+      headers,
+      body: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1.0"}}}',
+    });
+    const session = init.headers.get("mcp-session-id") ?? "";
+    await init.arrayBuffer();
+    const reply = await fetch(`${server.base}/mcp`, {
+      method: "POST",
+      headers: { ...headers, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-06-18" },
+      body: call,
+    });
+    expect(await reply.json()).toEqual(mcp?.body);
+  });
+});
