@@ -1,12 +1,15 @@
 import { parseConfig } from "../config/parse-config.ts";
 import type { Dataset } from "../data/dataset.ts";
 import { loadDataset } from "../data/load-dataset.ts";
+import { computeInsights } from "../insights/step/compute-insights.ts";
+import type { InsightsDocument } from "../schemas/insights.ts";
 import { type SiteUrls, siteUrls } from "../site/urls.ts";
 
-/** Everything the prerendered pages need: the validated data and the public URLs. */
+/** Everything the prerendered pages need: the validated data, the insights derived from it, the public URLs. */
 export interface BuildContext {
   dataset: Dataset;
   urls: SiteUrls;
+  insights: InsightsDocument;
 }
 
 // The build script validates the data before Astro runs; Astro's bundled copy of this module is a
@@ -24,7 +27,10 @@ export function buildContext(): BuildContext {
   const holder = globalThis as Holder;
   if (!holder[KEY]) {
     const config = parseConfig();
-    holder[KEY] = { dataset: loadDataset(config.DATA_DIR), urls: siteUrls(config.SITE_URL) };
+    const dataset = loadDataset(config.DATA_DIR);
+    const urls = siteUrls(config.SITE_URL);
+    const { document } = computeInsights({ root: process.cwd(), dataDir: config.DATA_DIR, dataset, urls });
+    holder[KEY] = { dataset, urls, insights: document };
   }
   return holder[KEY];
 }

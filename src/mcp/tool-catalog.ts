@@ -8,6 +8,7 @@ import {
   GetReviewArgsSchema,
   InsightsArgsSchema,
   InsightsResultSchema,
+  InsightsSectionSchema,
   NoArgumentsSchema,
   ReviewResultSchema,
   SinceArgsSchema,
@@ -46,30 +47,37 @@ function parse<T>(schema: z.ZodType<T>, args: unknown): T {
   return result.data;
 }
 
-function narrowInsights(insights: InsightsDocument, args: z.infer<typeof InsightsArgsSchema>, index: ReviewIndex) {
+type InsightsArgs = z.infer<typeof InsightsArgsSchema>;
+type Entities = InsightsDocument["entities"];
+
+function narrowEntities(entities: Entities, args: InsightsArgs, index: ReviewIndex): Entities {
+  const names = args.technician ? (index.technicianKeys.get(foldText(args.technician.trim())) ?? []) : undefined;
+  const service = args.service?.toLowerCase();
+  const aspect = <T extends { aspects: { id: string }[] | null }>(entity: T): T =>
+    args.aspect && entity.aspects ? { ...entity, aspects: entity.aspects.filter((a) => a.id === args.aspect) } : entity;
+  return {
+    technicians: (names ? entities.technicians.filter((t) => names.includes(t.name)) : entities.technicians).map(
+      aspect,
+    ),
+    services: (service ? entities.services.filter((s) => s.id === service) : entities.services).map(aspect),
+    service_areas: entities.service_areas.map(aspect),
+  };
+}
+
+function narrowInsights(insights: InsightsDocument, args: InsightsArgs, index: ReviewIndex) {
+  const wanted = args.section ? [args.section] : InsightsSectionSchema.options;
   const sections: Record<string, unknown> = {};
-  const wanted = args.section
-    ? [args.section]
-    : Object.keys(insights).filter((k) => k !== "as_of" && k !== "review_count");
   for (const section of wanted) {
-    const value = (insights as Record<string, unknown>)[section];
-    if (value === undefined) {
-      throw new InvalidRequestError([
-        { path: "section", code: "unavailable", message: `the insights have no "${section}" section yet` },
-      ]);
+    if (section === "aspects") {
+      sections.aspects = args.aspect ? insights.aspects.filter((a) => a.id === args.aspect) : insights.aspects;
+    } else if (section === "entities") {
+      sections.entities = narrowEntities(insights.entities, args, index);
+    } else {
+      sections[section] = insights[section];
     }
-    sections[section] = value;
   }
-  if (sections.entities && (args.technician || args.service)) {
-    const { technicians, services, service_areas } = insights.entities;
-    const names = args.technician ? (index.technicianKeys.get(foldText(args.technician.trim())) ?? []) : undefined;
-    sections.entities = {
-      technicians: names ? technicians.filter((t) => names.includes(t.name)) : technicians,
-      services: args.service ? services.filter((s) => s.id === args.service?.toLowerCase()) : services,
-      service_areas,
-    };
-  }
-  return { as_of: insights.as_of, review_count: insights.review_count, sections };
+  const { as_of, review_count, reviews_with_text, disclosure } = insights;
+  return { as_of, review_count, reviews_with_text, disclosure, sections };
 }
 
 const UNITS =
@@ -130,7 +138,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: "get_insights",
     title: "Insights derived from the reviews",
-    description: `Figures derived from the reviews, as published in /insights.json: per technician, service and service area the number of reviews, mean rating and rating distribution (section "entities"); other sections appear as the insights grow. Narrow with section, technician or service. ${UNITS}`,
+    description: `Figures derived from the reviews at build time, as published in /insights.json. Sections: "aspects" (for each of punctuality, responsiveness, price, professionalism, quality, communication, cleanliness: reviews that mention it, positive/negative/neutral/mixed counts, share positive with its Wilson lower bound, a monthly or quarterly trend, and exact quotes with review ids), "entities" (per technician, service and service area: reviews, mean rating, distribution, aspect breakdown), "topics" (phrases people often mention, with counts, sentiment split and review ids), "faq" (customer questions answered from the figures or by the editor, with quotes) and "summary". Narrow with section, aspect, technician or service. Counts are reviews, not customers; cite a quote by its review_id. ${UNITS}`,
     input: InsightsArgsSchema,
     output: InsightsResultSchema,
     run: (context, args) => narrowInsights(context.insights, parse(InsightsArgsSchema, args), context.index),

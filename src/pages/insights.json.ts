@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
 import { buildContext } from "../build/context.ts";
-import { buildInsightsDocument } from "../insights/entities.ts";
+import { serializeInsights } from "../insights/serialize.ts";
 
-export const GET: APIRoute = () => new Response(JSON.stringify(buildInsightsDocument(buildContext().dataset)));
+export const GET: APIRoute = () => new Response(serializeInsights(buildContext().insights));

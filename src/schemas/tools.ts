@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AspectIdSchema } from "./analysis.ts";
 import { BusinessSchema } from "./business.ts";
 import { IsoDateSchema } from "./common.ts";
 import { InsightsDocumentSchema } from "./insights.ts";
@@ -48,7 +49,15 @@ export const InsightsSectionSchema = z.enum(["aspects", "entities", "topics", "f
 
 export const InsightsArgsSchema = z.strictObject({
   section: InsightsSectionSchema.optional().meta({ description: "Only this part of the insights." }),
-  aspect: z.string().min(1).optional().meta({ description: "Narrow aspect figures to this aspect id." }),
+  aspect: z
+    .enum(AspectIdSchema.options, {
+      error: `must be one of ${AspectIdSchema.options.join(", ")}`,
+    })
+    .optional()
+    .meta({
+      description:
+        "Narrow to one aspect: the aspects section keeps only it, and entity aspect breakdowns keep only its row.",
+    }),
   technician: z
     .string()
     .min(1)
@@ -60,6 +69,8 @@ export const InsightsArgsSchema = z.strictObject({
 export const InsightsResultSchema = z.strictObject({
   as_of: InsightsDocumentSchema.shape.as_of,
   review_count: z.int().min(0),
+  reviews_with_text: z.int().min(0),
+  disclosure: InsightsDocumentSchema.shape.disclosure,
   sections: z
     .record(z.string(), z.unknown())
     .meta({ description: "The requested sections of /insights.json, narrowed as asked." }),

@@ -1,0 +1,83 @@
+import type { AspectId, AspectPolarity, EvidenceSpan } from "../../schemas/analysis.ts";
+import type { Quote } from "../../schemas/insights.ts";
+import type { Review } from "../../schemas/review.ts";
+import type { AnalysedReview } from "../analysed-review.ts";
+import type { Thresholds } from "../thresholds.ts";
+import type { Judgements } from "./judgements.ts";
+
+export type Permalink = (reviewId: string) => string;
+
+/** The span as a quote, without the whitespace a clause boundary may leave at either end. */
+export function toQuote(review: Review, span: EvidenceSpan, permalink: Permalink): Quote {
+  let { start, end } = span;
+  while (start < end && /\s/.test(review.text[start] ?? "")) start += 1;
+  while (end > start && /\s/.test(review.text[end - 1] ?? "")) end -= 1;
+  return {
+    review_id: review.id,
+    url: permalink(review.id),
+    date: review.date,
+    rating: review.rating,
+    text: review.text.slice(start, end),
+    start,
+    end,
+    polarity: span.polarity,
+  };
+}
+
+/** The clause that stands for the review in a bucket: first in text order that fits in a quote. */
+function spanFor(
+  item: AnalysedReview,
+  aspect: AspectId,
+  bucket: AspectPolarity,
+  max: number,
+): EvidenceSpan | undefined {
+  const judgement = item.analysis.aspects.find((j) => j.aspect === aspect);
+  let best: EvidenceSpan | undefined;
+  for (const span of judgement?.evidence ?? []) {
+    const wanted = bucket === "mixed" ? span.polarity !== "neutral" : span.polarity === bucket;
+    if (!wanted || span.end - span.start > max || span.end > item.review.text.length) continue;
+    if (!best || span.start < best.start) best = span;
+  }
+  return best;
+}
+
+interface Candidate {
+  index: number;
+  item: AnalysedReview;
+  span: EvidenceSpan;
+}
+
+/**
+ * Up to max_quotes quotes for one polarity bucket, by one rule for every bucket: one per review,
+ * newest first, preferring reviews of technicians not quoted yet. A bucket with a single review
+ * still gets its quote, so a rare concern is as visible as a common praise. Reviews are scanned
+ * newest first and the scan stops once every quote has a technician of its own.
+ */
+export function selectEvidence(
+  judgements: Judgements,
+  aspect: AspectId,
+  bucket: AspectPolarity,
+  thresholds: Thresholds,
+  permalink: Permalink,
+): Quote[] {
+  const max = thresholds.max_quotes;
+  const chosen: Candidate[] = [];
+  const spare: Candidate[] = [];
+  const covered = new Set<string>();
+  const polarityOf = judgements.reader(aspect);
+  for (let index = 0; index < judgements.items.length && chosen.length < max; index++) {
+    if (polarityOf(index) !== bucket) continue;
+    const item = judgements.items[index] as AnalysedReview;
+    const span = spanFor(item, aspect, bucket, thresholds.max_quote_chars);
+    if (!span) continue;
+    const crew = item.review.technicians.length > 0 ? item.review.technicians : [""];
+    if (crew.some((name) => covered.has(name))) {
+      if (spare.length < max) spare.push({ index, item, span });
+      continue;
+    }
+    chosen.push({ index, item, span });
+    for (const name of crew) covered.add(name);
+  }
+  const quoted = [...chosen, ...spare.slice(0, max - chosen.length)].sort((a, b) => a.index - b.index);
+  return quoted.map((c) => toQuote(c.item.review, c.span, permalink));
+}

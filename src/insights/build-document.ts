@@ -1,0 +1,78 @@
+import type { Business } from "../schemas/business.ts";
+import type { InsightsDocument } from "../schemas/insights.ts";
+import type { AnalysedReview } from "./analysed-review.ts";
+import { buildAspects } from "./aspects/build-aspects.ts";
+import type { Permalink } from "./aspects/evidence.ts";
+import { Judgements } from "./aspects/judgements.ts";
+import type { EditorData } from "./editor/load-editor-data.ts";
+import { buildEntities } from "./entities/build-entities.ts";
+import { entityNames } from "./entities/names.ts";
+import { type EditorProblem, mergeFaq } from "./faq/build-faq.ts";
+import type { Figures } from "./faq/check-numbers.ts";
+import { computedFaq } from "./faq/computed-faq.ts";
+import { buildSummary } from "./summary/build-summary.ts";
+import type { Thresholds } from "./thresholds.ts";
+import { rankTopics } from "./topics/rank-topics.ts";
+
+export interface DocumentInput {
+  business: Business;
+  /** Newest first, as the dataset holds them. */
+  items: readonly AnalysedReview[];
+  editor: Omit<EditorData, "files">;
+  method: { version: string; lexicon_version: string; lexicon_hash: string };
+  thresholds: Thresholds;
+  permalink: Permalink;
+}
+
+export interface DocumentResult {
+  document: InsightsDocument;
+  /** Contradictions in editor files, by file: the build fails on any. */
+  problems: { faq: EditorProblem[]; summary: EditorProblem[] };
+  warnings: { summary: EditorProblem[] };
+}
+
+/** The whole /insights.json from analysed reviews and editor data: pure, no clock, same input, same output. */
+export function buildDocument(input: DocumentInput): DocumentResult {
+  const { business, items, editor, thresholds } = input;
+  const count = items.length;
+  const first = items.at(-1)?.review.date ?? null;
+  const last = items[0]?.review.date ?? null;
+  const judgements = new Judgements(items);
+  const aspects = buildAspects(judgements, thresholds, input.permalink);
+  const entities = buildEntities(business, editor.entities, judgements, thresholds);
+  const topics = rankTopics(
+    items,
+    editor.background,
+    { generic: new Set(editor.topics.generic), names: entityNames(business, editor.entities) },
+    thresholds,
+  );
+  const figures: Figures = {
+    aspects: new Map(aspects.map((a) => [a.id, a])),
+    reviewCount: count,
+    reviewsWithText: count,
+  };
+  const faq = mergeFaq(computedFaq(business, aspects, entities, last, thresholds), editor.faq, aspects, figures);
+  const summary = buildSummary(editor.summary, aspects, { count, first, last }, figures, thresholds);
+  const span = first && last ? `, ${first} to ${last}` : "";
+  const document: InsightsDocument = {
+    as_of: last,
+    review_count: count,
+    reviews_with_text: count,
+    method: {
+      ...input.method,
+      thresholds: { ...thresholds },
+      suspected_sarcasm_reviews: items.filter((i) => i.hasSuspectedSarcasm).length,
+    },
+    disclosure: `Figures are extracted automatically from ${count} reviews${span} by a rule-based analyser that abstains when unsure; counts are reviews, not customers, and every quote links to its review.`,
+    aspects,
+    entities,
+    topics,
+    faq: faq.faq,
+    summary: summary.summary,
+  };
+  return {
+    document,
+    problems: { faq: faq.problems, summary: summary.problems },
+    warnings: { summary: summary.warnings },
+  };
+}

@@ -1,0 +1,91 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { DataProblem } from "../../data/problems.ts";
+import type { Business } from "../../schemas/business.ts";
+import {
+  type BackgroundFrequencies,
+  BackgroundFrequenciesSchema,
+  type EditorFaqFile,
+  EditorFaqFileSchema,
+  type EditorSummaryFile,
+  EditorSummaryFileSchema,
+  type EntityAliasesFile,
+  EntityAliasesFileSchema,
+  type TopicSettingsFile,
+  TopicSettingsFileSchema,
+} from "../../schemas/insights-data.ts";
+import { displayPath, readOptionalJson } from "./read-json.ts";
+
+export interface EditorData {
+  entities: EntityAliasesFile;
+  faq: EditorFaqFile | undefined;
+  summary: EditorSummaryFile | undefined;
+  topics: TopicSettingsFile;
+  background: BackgroundFrequencies;
+  /** Where each file was read from, for messages about its content. */
+  files: { faq: string; summary: string };
+}
+
+/** Ids in entities.json must exist in business.json: a typo would silently match nothing. */
+function checkIds(file: string, aliases: EntityAliasesFile, business: Business, problems: DataProblem[]) {
+  const known = {
+    technicians: business.technicians.map((t) => t.id),
+    services: business.services.map((s) => s.id),
+    service_areas: business.service_areas.map((a) => a.id),
+  };
+  for (const kind of Object.keys(known) as (keyof typeof known)[]) {
+    for (const id of Object.keys(aliases[kind])) {
+      if (!known[kind].includes(id)) {
+        const message = `no entry of business.json ${kind} has the id "${id}"; known ids are ${known[kind].join(", ")}`;
+        problems.push({ file: displayPath(file), field: `${kind}.${id}`, message });
+      }
+    }
+  }
+}
+
+function checkFaqIds(file: string, faq: EditorFaqFile, problems: DataProblem[]) {
+  const first = new Map<string, number>();
+  faq.faq.forEach((entry, index) => {
+    const earlier = first.get(entry.id);
+    if (earlier === undefined) first.set(entry.id, index);
+    else
+      problems.push({
+        file: displayPath(file),
+        field: `faq[${index}].id`,
+        message: `"${entry.id}" is already used by faq[${earlier}]`,
+      });
+  });
+}
+
+/**
+ * The insights files: editor files from `<dataDir>/insights/` (each optional), method files
+ * (topics.json, background-frequencies.json) from there or else from `<root>/data/insights/`.
+ */
+export function loadEditorData(root: string, dataDir: string, business: Business, problems: DataProblem[]): EditorData {
+  const own = (name: string) => path.resolve(dataDir, "insights", name);
+  const method = (name: string) => (existsSync(own(name)) ? own(name) : path.resolve(root, "data", "insights", name));
+  const files = { entities: own("entities.json"), faq: own("faq.json"), summary: own("summary.json") };
+  const entities = readOptionalJson(files.entities, EntityAliasesFileSchema, problems);
+  if (entities) checkIds(files.entities, entities, business, problems);
+  const faq = readOptionalJson(files.faq, EditorFaqFileSchema, problems);
+  if (faq) checkFaqIds(files.faq, faq, problems);
+  const required = <T>(file: string, schema: Parameters<typeof readOptionalJson<T>>[1]): T | undefined => {
+    const value = readOptionalJson(file, schema, problems);
+    if (value === undefined && !problems.some((p) => p.file === displayPath(file))) {
+      problems.push({ file: displayPath(file), field: "(file)", message: "cannot be read: file not found" });
+    }
+    return value;
+  };
+  return {
+    entities: entities ?? { technicians: {}, services: {}, service_areas: {} },
+    faq,
+    summary: readOptionalJson(files.summary, EditorSummaryFileSchema, problems),
+    topics: required(method("topics.json"), TopicSettingsFileSchema) ?? { generic: [] },
+    background: required(method("background-frequencies.json"), BackgroundFrequenciesSchema) ?? {
+      source: "",
+      total: 1,
+      counts: {},
+    },
+    files: { faq: displayPath(files.faq), summary: displayPath(files.summary) },
+  };
+}

@@ -1,0 +1,16 @@
+import type { AspectId } from "../../schemas/analysis.ts";
+
+/** The questions customers ask, each answered from one aspect's figures. */
+export const ASPECT_QUESTIONS: readonly { id: string; aspect: AspectId; question: string }[] = [
+  { id: "on-time", aspect: "punctuality", question: "Do they show up on time?" },
+  { id: "fair-prices", aspect: "price", question: "Are their prices fair?" },
+  {
+    id: "emergencies",
+    aspect: "responsiveness",
+    question: "Do they handle emergencies, and how fast do they respond?",
+  },
+  { id: "clean-up", aspect: "cleanliness", question: "Do they clean up after the job?" },
+  { id: "explain", aspect: "communication", question: "Do they explain the problem and the options?" },
+  { id: "lasting-work", aspect: "quality", question: "Is the work done right the first time?" },
+  { id: "courtesy", aspect: "professionalism", question: "Are the technicians courteous and honest?" },
+];

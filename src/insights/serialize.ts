@@ -1,0 +1,6 @@
+import type { InsightsDocument } from "../schemas/insights.ts";
+
+/** The published bytes: key order is the builders' order, so the same data gives the same file. */
+export function serializeInsights(document: InsightsDocument): string {
+  return JSON.stringify(document);
+}

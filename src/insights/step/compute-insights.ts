@@ -1,0 +1,75 @@
+import path from "node:path";
+import type { Dataset } from "../../data/dataset.ts";
+import { type DataProblem, DataValidationError, formatProblem } from "../../data/problems.ts";
+import type { InsightsDocument } from "../../schemas/insights.ts";
+import type { SiteUrls } from "../../site/urls.ts";
+import { createAnalyzer, loadLexicon, METHOD_VERSION } from "../analysis/analyze-review.ts";
+import { DEFAULT_LEXICON_DIR } from "../analysis/lexicon.ts";
+import { buildDocument } from "../build-document.ts";
+import { AnalysisCache } from "../cache/analysis-cache.ts";
+import { loadEditorData } from "../editor/load-editor-data.ts";
+import { AGGREGATION_VERSION, THRESHOLDS } from "../thresholds.ts";
+import { analyseReviews, type ReviewAnalyzer } from "./analyse-reviews.ts";
+import { sarcasmNotes } from "./sarcasm-notes.ts";
+
+export interface InsightsStepOptions {
+  root: string;
+  dataDir: string;
+  dataset: Dataset;
+  urls: SiteUrls;
+  /** Defaults to the analyser built from the lexicon; tests wrap it to count calls. */
+  wrapAnalyzer?: (analyzer: ReviewAnalyzer) => ReviewAnalyzer;
+}
+
+export interface InsightsStepResult {
+  document: InsightsDocument;
+  /** Reviews analysed in this run (the rest came from the cache). */
+  analysed: number;
+  /** Lines for the build log: stale editor summary, suspected sarcasm for editors. */
+  notes: string[];
+  seconds: { analysis: number; aggregation: number };
+}
+
+const since = (start: number) => (performance.now() - start) / 1000;
+
+/**
+ * The insights step of the build: reads the lexicon and the editor files, analyses the reviews the
+ * cache has not seen, and builds the document. Throws DataValidationError (nothing written yet)
+ * when an editor file is malformed or contradicts the figures.
+ */
+export function computeInsights(options: InsightsStepOptions): InsightsStepResult {
+  let phase = performance.now();
+  const { business, reviews } = options.dataset;
+  const problems: DataProblem[] = [];
+  const editor = loadEditorData(options.root, options.dataDir, business, problems);
+  if (problems.length > 0) throw new DataValidationError(problems);
+  const { lexicon, hash, version } = loadLexicon(path.resolve(options.root, DEFAULT_LEXICON_DIR));
+  const base = createAnalyzer(lexicon);
+  const analyzer = options.wrapAnalyzer ? options.wrapAnalyzer(base) : base;
+  const methodVersion = `${METHOD_VERSION}+${AGGREGATION_VERSION}`;
+  const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}`);
+  const opinionWords = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
+  const { items, analysed } = analyseReviews(reviews, analyzer, cache, opinionWords);
+  const analysis = since(phase);
+  phase = performance.now();
+  const result = buildDocument({
+    business,
+    items,
+    editor,
+    method: { version: methodVersion, lexicon_version: version, lexicon_hash: hash },
+    thresholds: THRESHOLDS,
+    permalink: options.urls.permalink,
+  });
+  const located = [
+    ...result.problems.faq.map((p) => ({ file: editor.files.faq, ...p })),
+    ...result.problems.summary.map((p) => ({ file: editor.files.summary, ...p })),
+  ];
+  if (located.length > 0) throw new DataValidationError(located);
+  // Saved only once the data passed: a failed build leaves the cache as it was, which is still valid.
+  cache.save();
+  const notes = [
+    ...result.warnings.summary.map((p) => `warning: ${formatProblem({ file: editor.files.summary, ...p })}`),
+    ...sarcasmNotes(items),
+  ];
+  return { document: result.document, analysed, notes, seconds: { analysis, aggregation: since(phase) } };
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { AspectIdSchema } from "./analysis.ts";
+import { IsoDateSchema, NonEmptyTextSchema, SlugSchema } from "./common.ts";
+
+/**
+ * Editor-owned files under `<data>/insights/`: aliases of the catalogue entries, FAQ entries and the
+ * editorial summary. They are checked against the computed figures at build time.
+ */
+
+const AliasListSchema = z.array(NonEmptyTextSchema, { error: "must be a list of names" });
+
+export const TechnicianAliasesSchema = z.strictObject({
+  aliases: AliasListSchema.meta({
+    description: 'Names reviewers use for the technician, e.g. ["Luis"]; matched case-sensitively.',
+  }),
+  is_word: z
+    .boolean()
+    .optional()
+    .meta({ description: 'The first name is also an English word ("Bill"): only matched with context.' }),
+});
+
+export const ServiceAliasesSchema = z.strictObject({
+  aliases: AliasListSchema.meta({ description: 'Phrases that name the service, e.g. ["tankless"]; any case.' }),
+});
+
+export const AreaAliasesSchema = z.strictObject({
+  aliases: AliasListSchema,
+  zips: z.array(z.string().regex(/^\d{5}$/, { error: "must be a 5-digit ZIP code" })).optional(),
+  needs_context: z
+    .boolean()
+    .optional()
+    .meta({ description: 'The name is also a surname or word ("Davis"): only matched after in/from/near.' }),
+});
+
+/** `entities.json`: how the text matcher recognises the technicians, services and areas of business.json. */
+export const EntityAliasesFileSchema = z.strictObject({
+  technicians: z.record(SlugSchema, TechnicianAliasesSchema).default({}),
+  services: z.record(SlugSchema, ServiceAliasesSchema).default({}),
+  service_areas: z.record(SlugSchema, AreaAliasesSchema).default({}),
+});
+export type EntityAliasesFile = z.infer<typeof EntityAliasesFileSchema>;
+
+export const EditorFaqEntrySchema = z.strictObject({
+  id: SlugSchema.meta({ description: "Replaces the computed entry with the same id, if any." }),
+  question: NonEmptyTextSchema,
+  answer: NonEmptyTextSchema.meta({ description: "Numbers next to an aspect word are checked against the figures." }),
+  aspect: AspectIdSchema.optional().meta({ description: "Quote evidence for this aspect under the answer." }),
+});
+export type EditorFaqEntry = z.infer<typeof EditorFaqEntrySchema>;
+
+/** `faq.json`: editor-written answers, which take precedence over computed ones. */
+export const EditorFaqFileSchema = z.strictObject({ faq: z.array(EditorFaqEntrySchema) });
+export type EditorFaqFile = z.infer<typeof EditorFaqFileSchema>;
+
+/** `summary.json`: the editorial summary; `as_of` is the newest review the editor had read. */
+export const EditorSummaryFileSchema = z.strictObject({
+  as_of: IsoDateSchema,
+  text: NonEmptyTextSchema,
+});
+export type EditorSummaryFile = z.infer<typeof EditorSummaryFileSchema>;
+
+/** `topics.json`: words never shown as topics on their own. */
+export const TopicSettingsFileSchema = z.strictObject({
+  generic: z.array(z.string().min(1)).meta({ description: "Lemmas too generic to be a topic (plumber, job)." }),
+});
+export type TopicSettingsFile = z.infer<typeof TopicSettingsFileSchema>;
+
+/** `background-frequencies.json`: general-English noun counts the topics are ranked against. */
+export const BackgroundFrequenciesSchema = z.strictObject({
+  source: z.string().min(1),
+  total: z.int().min(1),
+  counts: z.record(z.string(), z.int().min(0)),
+});
+export type BackgroundFrequencies = z.infer<typeof BackgroundFrequenciesSchema>;

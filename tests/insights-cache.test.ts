@@ -1,0 +1,84 @@
+import { cpSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Dataset } from "../src/data/dataset.ts";
+import { loadDataset } from "../src/data/load-dataset.ts";
+import { serializeInsights } from "../src/insights/serialize.ts";
+import type { ReviewAnalyzer } from "../src/insights/step/analyse-reviews.ts";
+import { computeInsights } from "../src/insights/step/compute-insights.ts";
+import type { Review } from "../src/schemas/review.ts";
+import { siteUrls } from "../src/site/urls.ts";
+
+/** A project root of its own (lexicon and method files copied), so the cache starts cold. */
+function freshRoot(): string {
+  const root = mkdtempSync(path.join(tmpdir(), "insights-cache-"));
+  cpSync("data/insights", path.join(root, "data/insights"), { recursive: true });
+  return root;
+}
+
+const dataset = loadDataset("data");
+const urls = siteUrls("https://reviews.test");
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+function run(root: string, data: Dataset) {
+  let calls = 0;
+  const wrapAnalyzer = (inner: ReviewAnalyzer): ReviewAnalyzer => ({
+    analyze(text, rating) {
+      calls += 1;
+      return inner.analyze(text, rating);
+    },
+  });
+  const result = computeInsights({ root, dataDir: "data", dataset: data, urls, wrapAnalyzer });
+  return { calls, result };
+}
+
+describe("per-review analysis cache", () => {
+  const root = freshRoot();
+  roots.push(root);
+  const added: Review = {
+    ...(dataset.reviews[0] as Review),
+    id: "2026-11-21-cache-t",
+    date: "2026-11-21",
+    text: "A review written for the cache test: he arrived late but the price was fair.",
+  };
+  const cacheFile = path.join(root, ".cache/insights/analyses.json");
+
+  it("analyses every distinct review once on a cold build", () => {
+    const { calls, result } = run(root, dataset);
+    const distinct = new Set(dataset.reviews.map((r) => `${r.rating}\0${r.text}`)).size;
+    expect(calls).toBe(distinct);
+    expect(result.analysed).toBe(distinct);
+  });
+
+  it("analyses exactly the one added review on the next build", () => {
+    const { calls } = run(root, { ...dataset, reviews: [added, ...dataset.reviews] });
+    expect(calls).toBe(1);
+  });
+
+  it("analyses nothing and leaves the cache file alone when nothing changed", () => {
+    const before = statSync(cacheFile).mtimeMs;
+    const { calls } = run(root, { ...dataset, reviews: [added, ...dataset.reviews] });
+    expect(calls).toBe(0);
+    expect(statSync(cacheFile).mtimeMs).toBe(before);
+  });
+
+  it("analyses a review again when its rating changes (the sarcasm guard reads it)", () => {
+    const { calls } = run(root, { ...dataset, reviews: [{ ...added, rating: 1 }, ...dataset.reviews] });
+    expect(calls).toBe(1);
+  });
+
+  it("publishes the same bytes from the cache as from a cold analysis", () => {
+    const data = { ...dataset, reviews: [added, ...dataset.reviews] };
+    run(root, data);
+    const warm = run(root, data);
+    const coldRoot = freshRoot();
+    roots.push(coldRoot);
+    const cold = run(coldRoot, data);
+    expect(warm.calls).toBe(0);
+    expect(serializeInsights(warm.result.document)).toBe(serializeInsights(cold.result.document));
+  });
+});

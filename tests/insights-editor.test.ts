@@ -1,0 +1,120 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkNumbers, type Figures } from "../src/insights/faq/check-numbers.ts";
+import { generateSummary } from "../src/insights/summary/generate-summary.ts";
+import { THRESHOLDS } from "../src/insights/thresholds.ts";
+import type { AspectInsight, PolarityCounts } from "../src/schemas/insights.ts";
+import { runBuild } from "./support/run-build.ts";
+
+const counts = (positive: number, negative: number, mixed = 0, neutral = 0): PolarityCounts => ({
+  mentions: positive + negative + mixed + neutral,
+  positive,
+  negative,
+  neutral,
+  mixed,
+  share_positive: null,
+  wilson_lower: null,
+});
+
+const figures: Figures = {
+  aspects: new Map([
+    ["punctuality", counts(23, 3)],
+    ["price", counts(40, 10, 2)],
+  ]),
+  reviewCount: 120,
+  reviewsWithText: 120,
+};
+
+describe("numbers in editor text", () => {
+  it("names the number, the aspect and the figure it contradicts", () => {
+    expect(checkNumbers("95% of punctuality mentions are positive.", figures)).toEqual([
+      'says "95%" of punctuality mentions are positive, the reviews give 88% (23 of 26)',
+    ]);
+    expect(checkNumbers("Only 5 of 52 reviews that mention price are negative.", figures)).toEqual([
+      'says "5 of 52" of price mentions are negative, the reviews give 10 of 52',
+    ]);
+    expect(checkNumbers("Based on 200 reviews.", figures)).toEqual(['says "200 reviews", the data has 120 reviews']);
+  });
+
+  it("accepts figures that agree, rounded or qualified", () => {
+    for (const text of [
+      "88% of reviews that mention punctuality are positive.",
+      "23 of 26 reviews that mention punctuality are positive.",
+      "Over 85% of punctuality comments are positive.",
+      "About 90% say they arrived on time.",
+      "52 reviews mention price.",
+      "They arrived within 2 hours and charged $150.",
+      "Based on 120 reviews, most customers are happy.",
+    ]) {
+      expect(checkNumbers(text, figures), text).toEqual([]);
+    }
+  });
+
+  it("leaves numbers without an aspect word or a review noun alone", () => {
+    expect(checkNumbers("We have served 5000 customers since 2009.", figures)).toEqual([]);
+  });
+});
+
+const aspect = (id: AspectInsight["id"], c: PolarityCounts): AspectInsight => ({
+  id,
+  label: id,
+  description: id,
+  ...c,
+  mention_rate: 0.5,
+  trend: { granularity: "quarter", points: [] },
+  evidence: { positive: [], negative: [], neutral: [], mixed: [] },
+});
+
+describe("generated summary", () => {
+  const range = { count: 120, first: "2024-01-02", last: "2025-05-12" };
+
+  it("always states the main concern once it passes the threshold, however rare", () => {
+    const aspects = [
+      aspect("quality", counts(60, 0)),
+      aspect("communication", counts(40, 1)),
+      aspect("price", counts(10, 3)),
+    ];
+    const summary = generateSummary(aspects, range, THRESHOLDS);
+    expect(summary.text).toContain("The most common concern is price: 3 of 13 reviews that mention it are negative.");
+    expect(checkNumbers(summary.text, { ...figures, aspects: new Map(aspects.map((a) => [a.id, a])) })).toEqual([]);
+  });
+
+  it("says so when no concern passes the threshold", () => {
+    const summary = generateSummary([aspect("quality", counts(60, 2))], range, THRESHOLDS);
+    expect(summary.text).toContain("No concern is raised in 3 or more reviews.");
+  });
+});
+
+describe("editor files in the build", () => {
+  const work = mkdtempSync(path.join(tmpdir(), "insights-editor-"));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("fails the build before writing anything when the FAQ contradicts the figures", async () => {
+    const dist = path.join(work, "dist-faq");
+    const run = await runBuild({
+      DATA_DIR: "tests/fixtures/insights-faq-contradiction",
+      DIST_DIR: dist,
+      SITE_URL: "https://reviews.test",
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /tests\/fixtures\/insights-faq-contradiction\/insights\/faq\.json: faq\[1\]\.answer: says "95%" of punctuality mentions are positive, the reviews give \d+% \(\d+ of \d+\)/,
+    );
+    expect(existsSync(dist)).toBe(false);
+  });
+
+  it("publishes a stale editor summary with a warning in the build log", async () => {
+    const dist = path.join(work, "dist-summary");
+    const run = await runBuild({
+      DATA_DIR: "tests/fixtures/insights-stale-summary",
+      DIST_DIR: dist,
+      SITE_URL: "https://reviews.test",
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      "warning: tests/fixtures/insights-stale-summary/insights/summary.json: as_of: the summary is as of 2025-04-30 but the newest review is dated 2025-05-12",
+    );
+  });
+});

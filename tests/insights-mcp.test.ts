@@ -1,0 +1,42 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { aggregateRating } from "../src/documents/aggregate.ts";
+import { TOOLS, type ToolContext } from "../src/mcp/tool-catalog.ts";
+import type { InsightsDocument } from "../src/schemas/insights.ts";
+import type { ReviewsDocument } from "../src/schemas/reviews-document.ts";
+import { InsightsResultSchema } from "../src/schemas/tools.ts";
+import { buildReviewIndex } from "../src/search/review-index.ts";
+
+const dist = inject("sampleDist");
+const insights = JSON.parse(readFileSync(path.join(dist, "insights.json"), "utf8")) as InsightsDocument;
+const reviews = JSON.parse(readFileSync(path.join(dist, "reviews.json"), "utf8")) as ReviewsDocument;
+const index = buildReviewIndex(reviews, "test");
+const context: ToolContext = {
+  index,
+  business: reviews.business,
+  aggregate: aggregateRating(index.reviews),
+  insights,
+};
+const tool = TOOLS.find((t) => t.name === "get_insights");
+const call = (args: unknown) => InsightsResultSchema.parse(tool?.run(context, args));
+
+describe("get_insights over the sample build", () => {
+  it("returns every section of the published document", () => {
+    const whole = call({});
+    expect(Object.keys(whole.sections)).toEqual(["aspects", "entities", "topics", "faq", "summary"]);
+    expect(whole.sections.faq).toEqual(insights.faq);
+    expect(whole.disclosure).toBe(insights.disclosure);
+  });
+
+  it("narrows to one aspect, in the aspects section and in the entity breakdowns", () => {
+    const price = call({ aspect: "price" });
+    expect((price.sections.aspects as { id: string }[]).map((a) => a.id)).toEqual(["price"]);
+    const entities = price.sections.entities as InsightsDocument["entities"];
+    for (const service of entities.services) expect(service.aspects?.map((a) => a.id)).toEqual(["price"]);
+  });
+
+  it("rejects an aspect outside the taxonomy, naming the argument", () => {
+    expect(() => call({ aspect: "vibes" })).toThrow(/must be one of punctuality/);
+  });
+});

@@ -1,0 +1,98 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { loadDataset } from "../src/data/load-dataset.ts";
+import { checkNumbers } from "../src/insights/faq/check-numbers.ts";
+import { serializeInsights } from "../src/insights/serialize.ts";
+import { computeInsights } from "../src/insights/step/compute-insights.ts";
+import { mainConcern } from "../src/insights/summary/generate-summary.ts";
+import { THRESHOLDS } from "../src/insights/thresholds.ts";
+import { type InsightsDocument, InsightsDocumentSchema, type Quote } from "../src/schemas/insights.ts";
+import { siteUrls } from "../src/site/urls.ts";
+import { TEST_SITE_URL } from "./support/global-setup.ts";
+
+const file = path.join(inject("sampleDist"), "insights.json");
+const published = readFileSync(file, "utf8");
+const doc: InsightsDocument = InsightsDocumentSchema.parse(JSON.parse(published));
+const dataset = loadDataset("data");
+const texts = new Map(dataset.reviews.map((r) => [r.id, r]));
+
+function allQuotes(d: InsightsDocument): Quote[] {
+  return [
+    ...d.aspects.flatMap((a) => Object.values(a.evidence).flat()),
+    ...d.faq.flatMap((f) => f.evidence),
+    ...d.summary.evidence,
+  ];
+}
+
+describe("the sample build's /insights.json", () => {
+  it("quotes every clause exactly: text is the review's text at [start, end), with its date and rating", () => {
+    const quotes = allQuotes(doc);
+    expect(quotes.length).toBeGreaterThan(20);
+    for (const quote of quotes) {
+      const review = texts.get(quote.review_id);
+      expect(review?.text.slice(quote.start, quote.end), quote.review_id).toBe(quote.text);
+      expect([review?.date, review?.rating]).toEqual([quote.date, quote.rating]);
+      expect(quote.text.length).toBeLessThanOrEqual(THRESHOLDS.max_quote_chars);
+      expect(quote.url).toBe(`${TEST_SITE_URL}/reviews/${quote.review_id}/`);
+    }
+  });
+
+  it("has counts that add up, shares only above the threshold, and quotes in every non-empty bucket", () => {
+    expect(doc.review_count).toBe(dataset.reviews.length);
+    expect(doc.as_of).toBe(dataset.reviews[0]?.date);
+    const rows = [
+      ...doc.aspects,
+      ...Object.values(doc.entities).flatMap((list) => list.flatMap((e) => e.aspects ?? [])),
+    ];
+    for (const a of rows) {
+      expect(a.positive + a.negative + a.neutral + a.mixed).toBe(a.mentions);
+      expect(a.share_positive === null).toBe(a.positive + a.negative < THRESHOLDS.min_polar_reviews);
+    }
+    for (const a of doc.aspects) {
+      const trend = a.trend.points.reduce((sum, p) => sum + p.mentions, 0);
+      expect(trend).toBe(a.mentions);
+      for (const bucket of ["positive", "negative", "mixed"] as const) {
+        if (a[bucket] > 0) expect(a.evidence[bucket].length, `${a.id} ${bucket}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("links technicians, gives aspect breakdowns only from 3 reviews, and keeps topics above the thresholds", () => {
+    for (const t of doc.entities.technicians) {
+      expect(t.aspects === null).toBe(t.review_count < THRESHOLDS.entity_min_reviews);
+      expect(t.aliases).not.toContain("Chris");
+    }
+    expect(doc.topics.length).toBeGreaterThan(0);
+    for (const topic of doc.topics) {
+      expect(topic.reviews).toBeGreaterThanOrEqual(THRESHOLDS.topic_min_reviews);
+      expect(topic.reviews / doc.reviews_with_text).toBeGreaterThanOrEqual(THRESHOLDS.topic_min_share);
+      expect(topic.positive + topic.negative + topic.neutral + topic.mixed).toBe(topic.reviews);
+      expect(["plumber", "job", "company", "chris", "dana"]).not.toContain(topic.lemma);
+    }
+  });
+
+  it("writes FAQ answers and a summary whose every number agrees with the figures", () => {
+    const figures = {
+      aspects: new Map(doc.aspects.map((a) => [a.id, a])),
+      reviewCount: doc.review_count,
+      reviewsWithText: doc.reviews_with_text,
+    };
+    for (const entry of doc.faq) expect(checkNumbers(entry.answer, figures), entry.id).toEqual([]);
+    expect(checkNumbers(doc.summary.text, figures)).toEqual([]);
+    const concern = mainConcern(doc.aspects, THRESHOLDS);
+    if (doc.summary.source === "generated" && concern) expect(doc.summary.text).toContain(`concern is ${concern.id}`);
+  });
+
+  it("is byte-identical when computed again from scratch", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "insights-sample-"));
+    try {
+      cpSync("data/insights", path.join(root, "data/insights"), { recursive: true });
+      const again = computeInsights({ root, dataDir: "data", dataset, urls: siteUrls(TEST_SITE_URL) });
+      expect(serializeInsights(again.document)).toBe(published);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
