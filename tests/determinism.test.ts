@@ -2,7 +2,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { PAGE_SIZE } from "../src/build/pagination.ts";
+import { loadDataset } from "../src/data/load-dataset.ts";
 import type { BuildManifest } from "../src/schemas/manifest.ts";
+import { allListings, buildListings, listingPath } from "../src/site/browser/listings.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 import { runBuild } from "./support/run-build.ts";
 
@@ -53,7 +56,16 @@ describe("deterministic builds", () => {
     const after = manifestOf(dist);
     const hashes = new Map(before.entries.map((e) => [e.path, e.sha256]));
     const changed = after.entries.filter((e) => hashes.get(e.path) !== e.sha256).map((e) => e.path);
-    expect(changed.sort()).toEqual(["/reviews.json", "/reviews/page/3/", `/reviews/${target.id}/`].sort());
+    // The browser pages that show it: page 3 of /reviews/ and one page of each filter listing it is in.
+    const dataset = loadDataset("data");
+    const position = dataset.reviews.findIndex((r) => r.id === target.id);
+    const listed = allListings(buildListings(dataset)).flatMap((listing) => {
+      const index = listing.reviews.indexOf(position);
+      return index < 0 ? [] : [listingPath(listing, Math.floor(index / PAGE_SIZE) + 1)];
+    });
+    expect(listed).toContain("/reviews/page/3/");
+    // The API page's search example carries a next_cursor, which names the data version on purpose.
+    expect(changed.sort()).toEqual(["/api/", "/reviews.json", `/reviews/${target.id}/`, ...listed].sort());
     expect(after.data_sha256).not.toBe(before.data_sha256);
   });
 });
@@ -62,7 +74,8 @@ describe("the build manifest", () => {
   it("lists every file of the output folder exactly once", () => {
     const dist = inject("sampleDist");
     const listed = manifestOf(dist).entries.map((e) => e.file);
-    const onDisk = files(dist).filter((f) => f !== "build-manifest.json");
+    // _headers is host configuration for a CDN, written after the manifest so the sidecar never serves it.
+    const onDisk = files(dist).filter((f) => f !== "build-manifest.json" && f !== "_headers");
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(onDisk.sort());
     const reviewCount = JSON.parse(readFileSync(path.join(dist, "reviews.json"), "utf8")).reviews.length;

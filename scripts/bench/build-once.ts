@@ -13,6 +13,14 @@ const { dataset, manifest, timings } = await buildSite({
 });
 const seconds = (performance.now() - started) / 1000;
 const peakMiB = process.resourceUsage().maxRSS / 1024;
+
+// Pages by kind, from the manifest: the browser's own pages, its filter listings, the permalinks.
+const pages = { browser: 0, filters: 0, permalinks: 0 };
+for (const { path } of manifest.entries) {
+  if (/^\/reviews\/(page\/\d+\/)?$/.test(path)) pages.browser++;
+  else if (/^\/reviews\/(rating|technician|service|area)\/[^/]+\/(page\/\d+\/)?$/.test(path)) pages.filters++;
+  else if (/^\/reviews\/[^/]+\/$/.test(path)) pages.permalinks++;
+}
 console.log(
-  JSON.stringify({ reviews: dataset.reviews.length, files: manifest.entries.length, seconds, peakMiB, timings }),
+  JSON.stringify({ reviews: dataset.reviews.length, files: manifest.entries.length, pages, seconds, peakMiB, timings }),
 );

@@ -2,6 +2,8 @@ import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from
 import path from "node:path";
 import type { Dataset } from "../data/dataset.ts";
 import { loadDataset } from "../data/load-dataset.ts";
+import { writeHeadersFile, writeSitemapFiles } from "../discovery/write-build-files.ts";
+import { computeInsights } from "../insights/step/compute-insights.ts";
 import type { BuildManifest } from "../schemas/manifest.ts";
 import { siteUrls } from "../site/urls.ts";
 import { setBuildContext } from "./context.ts";
@@ -21,7 +23,7 @@ export interface BuildResult {
   dataset: Dataset;
   manifest: BuildManifest;
   /** Seconds spent in each phase, for `npm run build` and the benchmark. */
-  timings: { load: number; astro: number; browser: number; permalinks: number; manifest: number };
+  timings: { load: number; insights: number; astro: number; browser: number; permalinks: number; manifest: number };
 }
 
 const since = (start: number) => (performance.now() - start) / 1000;
@@ -34,9 +36,13 @@ const since = (start: number) => (performance.now() - start) / 1000;
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let phase = performance.now();
   const dataset = loadDataset(options.dataDir);
-  const timings = { load: since(phase), astro: 0, browser: 0, permalinks: 0, manifest: 0 };
+  const timings = { load: since(phase), insights: 0, astro: 0, browser: 0, permalinks: 0, manifest: 0 };
   const urls = siteUrls(options.siteUrl);
-  setBuildContext({ dataset, urls });
+  phase = performance.now();
+  const insights = computeInsights({ root: options.root, dataDir: options.dataDir, dataset, urls });
+  timings.insights = since(phase);
+  for (const note of insights.notes) console.warn(note);
+  setBuildContext({ dataset, urls, insights: insights.document });
 
   const outDir = path.resolve(options.root, options.outDir);
   // The staging folder lies inside the project: Astro keeps its prerender chunks in `.prerender`
@@ -66,8 +72,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const pages = new Map([...browser, ...permalinks]);
     const clash = astroFiles.find((file) => pages.has(file));
     if (clash) throw new Error(`${clash} is written both by an Astro page and by the review pages`);
+    // The sitemap lists every page written so far, so it comes after all of them.
+    for (const [file, digest] of writeSitemapFiles(staging, [...astroFiles, ...pages.keys()], dataset, urls)) {
+      pages.set(file, digest);
+    }
     const manifest = buildManifest(staging, astroFiles, pages, dataset, options.siteUrl);
     writeFileSync(path.join(staging, MANIFEST_FILE), serializeManifest(manifest));
+    writeHeadersFile(staging, manifest, urls);
     swapInto(staging, outDir);
     timings.manifest = since(phase);
     return { dataset, manifest, timings };

@@ -1,76 +1,61 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync, writevSync } from "node:fs";
 import path from "node:path";
 import type { Dataset } from "../data/dataset.ts";
-import { pageShell } from "../site/render/page-shell.ts";
-import { reviewArticleHtml, reviewHeadline } from "../site/render/review-article.ts";
+import { browserSite } from "../site/browser/listing-page.ts";
+import { allListings, listingPath } from "../site/browser/listings.ts";
+import { permalinkPage } from "../site/browser/permalink-page.ts";
 import type { SiteUrls } from "../site/urls.ts";
 import type { FileDigest } from "./manifest.ts";
-import { pageCount, pageSlice } from "./pagination.ts";
 
 /*
  * The review browser and the permalink pages are written by the build, outside Astro's router:
  * Astro's per-route cost (about 1 ms a page here) made 100k permalink pages take over 100 s. They
- * use the same markup functions as the Astro home page, so the site looks the same throughout.
+ * use the same markup functions as the Astro home page, so the site looks the same throughout. The
+ * pages' markup lives in src/site/browser; this file only writes and hashes it.
  */
 
-/** The permalink page of one review, at /reviews/{id}/. */
-export function permalinkPageHtml(dataset: Dataset, urls: SiteUrls, index: number): string {
-  const review = dataset.reviews[index];
-  if (!review) throw new RangeError(`no review at ${index}`);
-  const { business } = dataset;
-  const shell = pageShell({
-    title: `${reviewHeadline(review)} · ${business.name}`,
-    description: `${review.rating}-star verified review of ${business.name} by ${review.author.name}, ${review.date}.`,
-    canonical: urls.permalink(review.id),
-    businessName: business.name,
-    urls,
-  });
-  return `${shell.start}${reviewArticleHtml(review, business.name, "h2")}<p><a href="/reviews/">All reviews</a></p>${shell.end}`;
-}
-
-const browserPath = (page: number) => (page <= 1 ? "/reviews/" : `/reviews/page/${page}/`);
-
-/** Page `page` (1-based) of the review browser: PAGE_SIZE reviews, newest first, with prev/next links. */
-export function browserPageHtml(dataset: Dataset, urls: SiteUrls, page: number): string {
-  const { business, reviews } = dataset;
-  const pages = pageCount(reviews.length);
-  const shell = pageShell({
-    title: `Reviews, page ${page} of ${pages} · ${business.name}`,
-    description: `Verified customer reviews of ${business.name}, newest first.`,
-    canonical: `${urls.base}${browserPath(page)}`,
-    businessName: business.name,
-    urls,
-  });
-  const articles = pageSlice(reviews, page)
-    .map((review) => reviewArticleHtml(review, business.name, "h2"))
-    .join("");
-  const prev = page > 1 ? `<a href="${browserPath(page - 1)}" rel="prev">Newer reviews</a>` : "<span></span>";
-  const next = page < pages ? `<a href="${browserPath(page + 1)}" rel="next">Older reviews</a>` : "<span></span>";
-  return (
-    `${shell.start}<h1>All reviews <small>page ${page} of ${pages}</small></h1>${articles}` +
-    `<nav class="pager" aria-label="Pages">${prev}${next}</nav>${shell.end}`
-  );
-}
-
-/** Writes one page as `<folder>/index.html` and records its digest for the manifest. */
-function writePage(outDir: string, folder: string, html: string, digests: Map<string, FileDigest>): void {
-  const body = Buffer.from(html);
+/**
+ * Writes one page, given as chunks, to `<folder>/index.html` with one writev and records its digest
+ * for the manifest. Joining the chunks first cost a 40 KB copy a page and most of the garbage
+ * collection of the browser's 10k pages at 100k reviews.
+ */
+function writePage(outDir: string, folder: string, chunks: readonly Buffer[], digests: Map<string, FileDigest>): void {
   mkdirSync(path.join(outDir, folder), { recursive: true });
   const file = `${folder}/index.html`;
-  writeFileSync(path.join(outDir, file), body);
-  digests.set(file, { sha256: createHash("sha256").update(body).digest("hex"), size: body.length });
+  const hash = createHash("sha256");
+  let size = 0;
+  for (const chunk of chunks) {
+    hash.update(chunk);
+    size += chunk.length;
+  }
+  const fd = openSync(path.join(outDir, file), "w");
+  try {
+    // writev may stop short (a signal, a nearly full disk): finish with plain writes until done.
+    const written = writevSync(fd, chunks);
+    if (written < size) {
+      let rest = Buffer.concat(chunks).subarray(written);
+      while (rest.length > 0) rest = rest.subarray(writeSync(fd, rest));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  digests.set(file, { sha256: hash.digest("hex"), size });
 }
 
 /**
- * Writes the review browser (/reviews/, /reviews/page/N/) and returns the pages' digests, so the
- * manifest need not read them back.
+ * Writes the review browser: every page of /reviews/ and of each single-filter listing (rating,
+ * technician, service, area). Returns the pages' digests, keyed by file, so the manifest need not
+ * read them back and the caller knows every page written.
  */
 export function writeBrowserPages(outDir: string, dataset: Dataset, urls: SiteUrls): Map<string, FileDigest> {
   const digests = new Map<string, FileDigest>();
-  const pages = pageCount(dataset.reviews.length);
-  for (let page = 1; page <= pages; page++) {
-    writePage(outDir, browserPath(page).slice(1, -1), browserPageHtml(dataset, urls, page), digests);
+  const site = browserSite(dataset, urls);
+  for (const listing of allListings(site.listings)) {
+    const pages = site.pages(listing);
+    for (let page = 1; page <= pages; page++) {
+      writePage(outDir, listingPath(listing, page).slice(1, -1), site.page(listing, page), digests);
+    }
   }
   return digests;
 }
@@ -82,7 +67,7 @@ export function writeBrowserPages(outDir: string, dataset: Dataset, urls: SiteUr
 export function writePermalinkPages(outDir: string, dataset: Dataset, urls: SiteUrls): Map<string, FileDigest> {
   const digests = new Map<string, FileDigest>();
   dataset.reviews.forEach((review, index) => {
-    writePage(outDir, `reviews/${review.id}`, permalinkPageHtml(dataset, urls, index), digests);
+    writePage(outDir, `reviews/${review.id}`, permalinkPage(dataset, urls, index), digests);
   });
   return digests;
 }

@@ -18,7 +18,7 @@ const paras = (text: string) =>
  * One review as an HTML article. Astro pages and the permalink pages written by the build share this
  * markup, because rendering 100k permalink pages through Astro's router costs about 1 ms each.
  */
-export function reviewArticleHtml(review: Review, businessName: string, heading: "h2" | "h3" = "h3"): string {
+export function reviewArticleHtml(review: Review, businessName: string, heading: "h1" | "h2" | "h3" = "h3"): string {
   const meta = [
     `${h(review.author.name)}${review.author.locality ? `, ${h(review.author.locality)}` : ""}`,
     `<time datetime="${review.date}">${review.date}</time>`,

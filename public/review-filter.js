@@ -1,0 +1,228 @@
+// Progressive enhancement of the review browser. The static pages filter by one thing at a time
+// with plain links; when the sidecar answers /api/reviews/search on this origin, this adds a form
+// that combines rating, technician, service and words. Without the API (a plain CDN) it does nothing.
+(() => {
+  const root = document.getElementById("review-browser");
+  const mount = document.getElementById("review-search");
+  const list = document.getElementById("review-list");
+  if (!root || !mount || !list || !window.fetch || !window.URLSearchParams) return;
+  const api = root.dataset.searchApi || "/api/reviews/search";
+  const businessName = root.dataset.businessName || "";
+  const pager = document.getElementById("review-pager");
+  const summary = document.getElementById("review-summary");
+  const reduceMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)");
+  const FIELDS = ["rating", "technician", "service", "query"];
+  const API_NAMES = {
+    rating: "rating",
+    technician: "mentions_technician",
+    service: "mentions_service",
+    query: "query",
+  };
+
+  // Element helper: text only ever goes through textContent, never innerHTML.
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+    for (const child of children) node.append(child);
+    return node;
+  }
+
+  // Same structure and classes as reviewArticleHtml (src/site/render/review-article.ts), heading h2.
+  function paragraphs(text) {
+    return text
+      .split(/\n\s*\n/)
+      .map((p) => p.trim())
+      .filter((p) => p.length > 0)
+      .map((p) => el("p", null, p));
+  }
+  function time(date) {
+    return el("time", { datetime: date }, date);
+  }
+  function article(review) {
+    const stars = "★".repeat(review.rating) + "☆".repeat(5 - review.rating);
+    const author = review.author.name + (review.author.locality ? `, ${review.author.locality}` : "");
+    const meta = el("p", { class: "meta" }, `${author} · `, time(review.date), " · verified");
+    if (review.technicians.length > 0) meta.append(` · ${review.technicians.join(", ")}`);
+    const node = el(
+      "article",
+      { class: "review", id: `review-${review.id}` },
+      el(
+        "h2",
+        null,
+        el("span", { class: "stars", "aria-label": `${review.rating} out of 5 stars` }, stars),
+        " ",
+        el(
+          "a",
+          { href: `/reviews/${encodeURIComponent(review.id)}/` },
+          review.title || `Review by ${review.author.name}`,
+        ),
+      ),
+      meta,
+      ...paragraphs(review.text),
+    );
+    if (review.response) {
+      const head = el("p", { class: "meta" }, `Response from ${businessName}, `, time(review.response.date));
+      node.append(el("blockquote", null, head, ...paragraphs(review.response.text)));
+    }
+    return node;
+  }
+
+  // Options come from the static filter bar, so the catalogue lives in one place: the build.
+  function options(kind) {
+    const links = document.querySelectorAll(`#review-filters a[data-filter-kind="${kind}"]`);
+    return Array.from(links, (a) => [a.dataset.filterValue, a.dataset.filterLabel]);
+  }
+  function select(name, label, choices) {
+    const id = `review-filter-${name}`;
+    const field = el("select", { id, name }, el("option", { value: "" }, "Any"));
+    for (const [value, text] of choices) field.append(el("option", { value }, text));
+    return el("div", { class: "field" }, el("label", { for: id }, label), field);
+  }
+
+  const form = el(
+    "form",
+    { id: "review-search-form", role: "search", "aria-label": "Search reviews" },
+    select("rating", "Rating", options("rating")),
+    select("technician", "Technician", options("technician")),
+    select("service", "Service", options("service")),
+    el(
+      "div",
+      { class: "field" },
+      el("label", { for: "review-filter-query" }, "Words"),
+      el("input", { id: "review-filter-query", name: "query", type: "search", maxlength: "200", autocomplete: "off" }),
+    ),
+    el("div", { class: "actions" }, el("button", { type: "submit" }, "Search"), " "),
+  );
+  const reset = el("button", { type: "button", id: "review-reset", hidden: "" }, "Show this page again");
+  form.lastChild.append(reset);
+  const status = el("p", { id: "review-status", role: "status", "aria-live": "polite" });
+  const more = el("button", { type: "button", id: "review-more", hidden: "" }, "More results");
+  const staticNodes = Array.from(list.childNodes);
+  let cursor = null;
+  let controller = null;
+
+  function values() {
+    const data = new FormData(form);
+    const picked = {};
+    for (const name of FIELDS) {
+      const value = String(data.get(name) || "").trim();
+      if (value) picked[name] = value;
+    }
+    return picked;
+  }
+  function describe(picked) {
+    const parts = [];
+    for (const name of ["rating", "technician", "service"]) {
+      const field = form.elements.namedItem(name);
+      if (picked[name]) parts.push(field.options[field.selectedIndex].text);
+    }
+    if (picked.query) parts.push(`“${picked.query}”`);
+    return parts.join(", ");
+  }
+  function setState(state) {
+    root.dataset.state = state;
+    list.setAttribute("aria-busy", state === "loading" ? "true" : "false");
+  }
+
+  function showStatic() {
+    if (controller) controller.abort();
+    list.replaceChildren(...staticNodes);
+    list.dataset.source = "static";
+    if (pager) pager.hidden = false;
+    if (summary) summary.hidden = false;
+    more.hidden = true;
+    reset.hidden = true;
+    status.textContent = "";
+    setState("idle");
+    history.replaceState(null, "", location.pathname);
+  }
+
+  async function search(append) {
+    const picked = values();
+    if (!append && Object.keys(picked).length === 0) return showStatic();
+    if (controller) controller.abort();
+    controller = new AbortController();
+    const params = new URLSearchParams({ limit: "50" });
+    for (const [name, value] of Object.entries(picked)) params.set(API_NAMES[name], value);
+    if (append && cursor) params.set("cursor", cursor);
+    setState("loading");
+    try {
+      const response = await fetch(`${api}?${params}`, {
+        signal: controller.signal,
+        headers: { accept: "application/json" },
+      });
+      const body = await response.json();
+      if (!response.ok)
+        throw new Error(body.issues ? body.issues.map((i) => `${i.path} ${i.message}`).join("; ") : body.message);
+      const nodes = body.reviews.map(article);
+      if (append) list.append(...nodes);
+      else list.replaceChildren(...(nodes.length > 0 ? nodes : [el("p", { class: "empty" }, "No reviews match.")]));
+      list.dataset.source = "search";
+      cursor = body.next_cursor;
+      more.hidden = !cursor;
+      reset.hidden = false;
+      if (pager) pager.hidden = true;
+      if (summary) summary.hidden = true;
+      const shown = list.querySelectorAll("article.review").length;
+      status.textContent = `${body.total} ${body.total === 1 ? "review matches" : "reviews match"} ${describe(picked)}; showing ${shown}.`;
+      setState("results");
+      const query = new URLSearchParams(picked);
+      history.replaceState(null, "", `${location.pathname}?${query}`);
+      if (!append) status.scrollIntoView({ block: "nearest", behavior: reduceMotion?.matches ? "auto" : "smooth" });
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      status.textContent = `Search failed: ${error.message || "the search service did not answer"}. The links above still work.`;
+      setState("error");
+    }
+  }
+
+  function start() {
+    mount.replaceChildren(form, status);
+    list.after(more);
+    mount.hidden = false;
+    root.dataset.enhanced = "true";
+    setState("idle");
+    // The static listing's own filter is the form's starting point (an area has no API filter).
+    const kind = root.dataset.listingKind;
+    const own = form.elements.namedItem(kind);
+    if (own && kind !== "query") own.value = root.dataset.listingValue || "";
+    let typing = 0;
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      search(false);
+    });
+    form.addEventListener("change", (event) => {
+      if (event.target.name !== "query") search(false);
+    });
+    form.elements.namedItem("query").addEventListener("input", () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => search(false), 350);
+    });
+    more.addEventListener("click", () => search(true));
+    reset.addEventListener("click", () => {
+      form.reset();
+      if (own && kind !== "query") own.value = root.dataset.listingValue || "";
+      showStatic();
+    });
+    // A shared or reloaded URL with filters in its query string shows those results again.
+    const shared = new URLSearchParams(location.search);
+    if (FIELDS.some((name) => shared.get(name))) {
+      for (const name of FIELDS) {
+        const field = form.elements.namedItem(name);
+        if (shared.has(name)) field.value = shared.get(name);
+      }
+      search(false);
+    }
+  }
+
+  // Only a JSON answer from the search API turns the form on: a CDN's 404 page or an HTML fallback
+  // leaves the static page exactly as it was.
+  fetch(`${api}?limit=1`, { headers: { accept: "application/json" } })
+    .then((response) =>
+      response.ok && (response.headers.get("content-type") || "").includes("json") ? response.json() : null,
+    )
+    .then((body) => {
+      if (body && typeof body.total === "number") start();
+    })
+    .catch(() => {});
+})();
