@@ -257,7 +257,7 @@ async function main() {
   console.log(
     `start-up with ${STARTUP_REVIEWS} reviews (reviews.json ${f(own.reviewsJsonMiB, 1)} MiB, ${own.manifestEntries} manifest entries):\n` +
       `  spawn -> "listening" line: ${startups.map((ms) => `${f(ms, 0)} ms`).join(", ")}; median ${f(startupMedian, 0)} ms  (< 1000 ms)  ${check("start-up < 1 s", startupMedian < 1000)}\n` +
-      `  node + tsx + imports + config (the sidecar exiting on a missing build): ${f(importsOnly.ms, 0)} ms\n` +
+      `  node + imports + config (the sidecar exiting on a missing build): ${f(importsOnly.ms, 0)} ms\n` +
       `  sidecar's own load (loadIndexedBundle in a fresh process, reached after ${f(own.importedMs, 0)} ms): ${f(own.loadMs, 0)} ms; ` +
       `step by step: manifest ${f(steps.manifestMs, 0)}, ` +
       `read ${f(steps.readMs, 0)}, sha256 ${f(steps.hashMs, 0)}, JSON.parse ${f(steps.parseMs, 0)}, index ${f(steps.indexMs, 0)} ms`,

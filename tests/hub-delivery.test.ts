@@ -121,7 +121,9 @@ describe("content distribution (§7)", () => {
       expect(delivery?.headers["content-type"]).toBe(served.headers.get("content-type"));
       expect(delivery?.headers["content-type"]).toMatch(/; charset=utf-8$/);
       const link = `<${HUB_URL}>; rel="hub", <${topic}>; rel="self"`;
-      expect(served.headers.get("link")).toBe(link);
+      // A GET also carries the discovery links (llms.txt, api-catalog) after these two; a delivery
+      // carries exactly what WebSub asks for.
+      expect(served.headers.get("link")?.startsWith(`${link}, `)).toBe(true);
       expect(delivery?.headers.link).toBe(link);
       expect(delivery?.rawHeaders.filter((_, i, all) => i % 2 === 0 && all[i]?.toLowerCase() === "link")).toHaveLength(
         1,

@@ -19,6 +19,7 @@ export async function builtDataSet(work: string, size: number, rebuild: boolean)
       ["--reviews", String(size), "--out", data, "--seed", "42"],
       {},
       600_000,
+      true,
     );
     if (synth.code !== 0) throw new Error(`synth of ${size} failed:\n${synth.stderr}`);
   }
@@ -30,6 +31,7 @@ export async function builtDataSet(work: string, size: number, rebuild: boolean)
       [],
       { DATA_DIR: data, DIST_DIR: dist, SITE_URL, ASTRO_TELEMETRY_DISABLED: "1", LOG_LEVEL: "error" },
       900_000,
+      true,
     );
     if (build.code !== 0) throw new Error(`build of ${size} failed:\n${build.stderr}`);
   }

@@ -20,7 +20,10 @@ const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
 export { stopAll };
 
-/** Runs `node --import tsx SCRIPT` and resolves once it prints "listening on http://127.0.0.1:PORT". */
+/**
+ * Runs `node SCRIPT` (Node's own type stripping, as deployed) and resolves once it prints
+ * "listening on http://127.0.0.1:PORT".
+ */
 export function startServer(
   name: string,
   script: string,
@@ -29,7 +32,7 @@ export function startServer(
   timeoutMs = 60_000,
 ): Promise<ServerProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -74,15 +77,19 @@ export function startServer(
   });
 }
 
-/** Runs `node --import tsx SCRIPT` to completion; resolves with its wall time, exit code and output. */
+/**
+ * Runs `node SCRIPT` to completion (`tsx`: through tsx, for the build and synth scripts); resolves
+ * with its wall time, exit code and output.
+ */
 export function runScript(
   script: string,
   args: string[],
   env: Record<string, string> = {},
   timeoutMs = 120_000,
+  tsx = false,
 ): Promise<{ ms: number; code: number | null; stdout: string; stderr: string }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, [...(tsx ? ["--import", "tsx"] : []), script, ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

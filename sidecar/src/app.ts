@@ -5,17 +5,22 @@ import { pinoHttp } from "pino-http";
 import type { Config } from "../../src/schemas/config.ts";
 import { siteUrls } from "../../src/site/urls.ts";
 import type { BundleStore } from "./bundle/bundle-store.ts";
+import { setCommonHeaders } from "./http/common-headers.ts";
 import { errorHandler, unmatchedRoute } from "./http/error-handler.ts";
+import { lazyRoutes } from "./http/lazy-routes.ts";
 import { limitBodySize } from "./http/limits.ts";
+import { requestId } from "./http/request-id.ts";
 import { type HubRouteOptions, hubRoutes } from "./hub/routes.ts";
-import { mcpRoutes } from "./mcp/routes.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
-import { healthRoutes } from "./routes/health.ts";
+import { createMetrics, type Metrics } from "./metrics/metrics.ts";
+import { countRequests, metricsRoutes } from "./metrics/routes.ts";
+import { healthRoutes, type Readiness } from "./routes/health.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
 import { serveBundle } from "./static/serve-bundle.ts";
 
 export interface AppDeps {
-  config: Pick<Config, "SITE_URL" | "SERVE_STATIC"> & Partial<Pick<Config, "MCP_RATE_LIMIT_PER_MINUTE">>;
+  config: Pick<Config, "SITE_URL" | "SERVE_STATIC"> &
+    Partial<Pick<Config, "MCP_RATE_LIMIT_PER_MINUTE" | "METRICS_TOKEN">>;
   /** The current build; the store swaps in a new one without a restart. */
   store: BundleStore;
   logger: Logger;
@@ -23,6 +28,10 @@ export interface AppDeps {
   sessions?: SessionTokens;
   /** The WebSub hub and its limits; without it /api/websub/hub is not served. */
   hub?: Omit<HubRouteOptions, "bundles">;
+  /** Shared with the fast path in front of the app; default: a registry of the app's own. */
+  metrics?: Metrics;
+  /** Why /readyz should answer 503 now; default: always ready. */
+  readiness?: Readiness;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -31,32 +40,43 @@ const MAX_BODY_BYTES = 64 * 1024;
 export function createApp(deps: AppDeps): Express {
   const app = express();
   const urls = siteUrls(deps.config.SITE_URL);
+  const metrics = deps.metrics ?? createMetrics();
   app.disable("x-powered-by");
   app.set("etag", false);
+  app.use(countRequests(metrics));
   app.use(
     pinoHttp({
       logger: deps.logger,
       genReqId: (req, res) => {
-        const id = req.headers["x-request-id"]?.toString().slice(0, 100) || crypto.randomUUID();
+        const id = requestId(req);
         res.setHeader("X-Request-Id", id);
         return id;
       },
     }),
   );
+  app.use((_req, res, next) => {
+    setCommonHeaders(res);
+    next();
+  });
   // The read API comes first: it is the hot path, and every router before it costs each request.
   // The MCP endpoint and the hub read their own bodies (with their own limits and error formats).
   app.use(limitBodySize(MAX_BODY_BYTES, ["/mcp", "/api/websub/hub"]));
   app.use(compression());
   app.use(reviewRoutes(deps.store));
-  app.use(healthRoutes(deps.store));
-  app.use(
-    mcpRoutes({
+  app.use(healthRoutes(deps.store, deps.readiness));
+  app.use(metricsRoutes(metrics, deps.config.METRICS_TOKEN));
+  // The MCP SDK and the tool catalog are a third of the start-up's imports: loaded on first use.
+  const tokens = deps.sessions ?? new SessionTokens(SessionTokens.randomSecret(), 86_400);
+  const mcp = lazyRoutes("/mcp", async () =>
+    (await import("./mcp/routes.ts")).mcpRoutes({
       store: deps.store,
-      tokens: deps.sessions ?? new SessionTokens(SessionTokens.randomSecret(), 86_400),
+      metrics,
+      tokens,
       urls,
       rateLimitPerMinute: deps.config.MCP_RATE_LIMIT_PER_MINUTE ?? 600,
     }),
   );
+  app.use(mcp.handler);
   if (deps.hub) app.use(hubRoutes({ ...deps.hub, bundles: deps.store }));
   if (deps.config.SERVE_STATIC) app.use(serveBundle(deps.store, urls));
   app.use(unmatchedRoute);

@@ -1,14 +1,67 @@
+import type { Server } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
 import { type Logger, pino } from "pino";
 import { ConfigError, parseConfig } from "../../src/config/parse-config.ts";
-import { createApp } from "./app.ts";
+import type { Config } from "../../src/schemas/config.ts";
 import { BundleStore } from "./bundle/bundle-store.ts";
 import { BundleError } from "./bundle/load-bundle.ts";
 import { createHub } from "./hub/create-hub.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
+import { createMetrics } from "./metrics/metrics.ts";
+import { createSidecarServer } from "./server.ts";
+
+function describe(config: Config, store: BundleStore, port: number): string {
+  const local = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
+  const lines = [`Reviews service listening on ${local} (public URL ${config.SITE_URL})`];
+  if (config.SERVE_STATIC) {
+    lines.push(`  /                 human site (${store.current.bundle.manifest.entries.length} prerendered files)`);
+    lines.push("  /reviews.json     whole reviews dataset");
+    lines.push("  /insights.json    insights derived from the reviews");
+    lines.push("  /api/feed.json    JSON Feed 1.1, 50 newest reviews");
+    lines.push("  /feed.xml         Atom feed, 50 newest reviews");
+    lines.push("  /openapi.json     OpenAPI 3.1 description");
+  } else {
+    lines.push("  static documents are not served here (SERVE_STATIC=false): deploy dist/ to a CDN");
+  }
+  lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.reviews.length} reviews`);
+  lines.push("  /mcp              MCP server (streamable HTTP)");
+  lines.push("  /api/websub/hub   WebSub hub for /feed.xml, /api/feed.json, /reviews.json");
+  lines.push("  /healthz, /readyz liveness, readiness");
+  lines.push(`  /metrics          Prometheus metrics (${config.METRICS_TOKEN ? "bearer token" : "open"})`);
+  return lines.join("\n");
+}
+
+/** Resolves true if `work` settles before `deadline` (epoch ms), false otherwise. */
+const within = (work: Promise<unknown>, deadline: number) =>
+  Promise.race([work.then(() => true), delay(Math.max(0, deadline - Date.now()), false, { ref: false })]);
+
+/**
+ * Graceful stop: /readyz turns 503 (for SHUTDOWN_DELAY_MS new connections are still taken, so a
+ * load balancer can notice), then no new connections; in-flight requests and hub deliveries finish
+ * within SHUTDOWN_TIMEOUT_MS, the database closes (checkpointing its WAL) and the process exits.
+ */
+async function shutdown(config: Config, server: Server, websub: ReturnType<typeof createHub>, logger: Logger) {
+  await delay(config.SHUTDOWN_DELAY_MS);
+  const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
+  const closed = new Promise((resolve) => server.close(resolve));
+  // Keep-alive connections become idle once their request is answered: close them as they do.
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  const clean = await within(Promise.all([closed, websub.close()]), deadline);
+  clearInterval(sweep);
+  if (!clean) {
+    logger.warn("shutdown deadline reached: cutting the remaining connections and deliveries");
+    server.closeAllConnections();
+    websub.closeNow();
+  }
+  logger.info({ clean }, "stopped");
+  logger.flush();
+  process.exit(clean ? 0 : 1);
+}
 
 /** The only file that reads configuration and listens. */
 function start(): void {
-  let config: ReturnType<typeof parseConfig>;
+  let config: Config;
   let store: BundleStore;
   let logger: Logger;
   try {
@@ -32,47 +85,38 @@ function start(): void {
     config.MCP_SESSION_SECRET ?? SessionTokens.randomSecret(),
     config.MCP_SESSION_TTL_SECONDS,
   );
-  const websub = createHub(config, store, logger);
+  const metrics = createMetrics();
+  const websub = createHub(config, store, logger, metrics);
   websub.hub.start();
-  const app = createApp({ config, store, logger, sessions, hub: websub.routes });
-  const server = app.listen(config.PORT, config.HOST, () => {
+  let stopping = false;
+  const readiness = () => {
+    if (stopping) return "shutting down";
+    return websub.isOpen() ? undefined : "the hub's database is closed";
+  };
+  const { server } = createSidecarServer({ config, store, logger, sessions, hub: websub.routes, metrics, readiness });
+  server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.PORT;
-    const local = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
-    const lines = [`Reviews service listening on ${local} (public URL ${config.SITE_URL})`];
-    if (config.SERVE_STATIC) {
-      lines.push(`  /                 human site (${store.current.bundle.manifest.entries.length} prerendered files)`);
-      lines.push("  /reviews.json     whole reviews dataset");
-      lines.push("  /insights.json    insights derived from the reviews");
-      lines.push("  /api/feed.json    JSON Feed 1.1, 50 newest reviews");
-      lines.push("  /feed.xml         Atom feed, 50 newest reviews");
-      lines.push("  /openapi.json     OpenAPI 3.1 description");
-    } else {
-      lines.push("  static documents are not served here (SERVE_STATIC=false): deploy dist/ to a CDN");
-    }
-    lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.reviews.length} reviews`);
-    lines.push("  /mcp              MCP server (streamable HTTP)");
-    lines.push("  /api/websub/hub   WebSub hub for /feed.xml, /api/feed.json, /reviews.json");
-    lines.push("  /healthz          health");
-    console.log(lines.join("\n"));
+    console.log(describe(config, store, typeof address === "object" && address ? address.port : config.PORT));
+    // What start-up left for later (the MCP modules, the folded review texts), done once listening
+    // so the first MCP call and the first text query do not wait for it.
+    setImmediate(() => {
+      void import("./mcp/routes.ts");
+      void store.current.index.folded;
+    });
   });
   server.on("error", (error) => {
     console.error(`Cannot listen on ${config.HOST}:${config.PORT}: ${error.message}`);
     process.exit(1);
   });
-  // Graceful stop: no new connections, in-flight requests and deliveries finish, the database closes.
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     store.stop();
-    server.close(() => {
-      websub.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-    server.closeIdleConnections();
+    logger.info("shutting down");
+    void shutdown(config, server, websub, logger);
   };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
 }
 
 start();

@@ -103,6 +103,20 @@ export const ConfigSchema = z
       .int({ error: "must be a whole number of requests, at least 1" })
       .min(1, { error: "must be a whole number of requests, at least 1" })
       .default(600),
+    METRICS_TOKEN: z
+      .string()
+      .min(16, { error: "must be at least 16 characters (e.g. openssl rand -base64 24)" })
+      .optional()
+      .meta({ description: "If set, GET /metrics asks for Authorization: Bearer <token>; unset: /metrics is open." }),
+    SHUTDOWN_DELAY_MS: z.coerce
+      .number({ error: "must be a whole number of milliseconds, 0 or more" })
+      .int({ error: "must be a whole number of milliseconds, 0 or more" })
+      .min(0, { error: "must be a whole number of milliseconds, 0 or more" })
+      .default(0)
+      .meta({ description: "On SIGTERM, how long /readyz answers 503 before the listener closes." }),
+    SHUTDOWN_TIMEOUT_MS: milliseconds
+      .default(10_000)
+      .meta({ description: "On SIGTERM, how long in-flight requests and deliveries may take before being cut." }),
   })
   .superRefine((config, context) => {
     const { HUB_LEASE_MIN_SECONDS: min, HUB_LEASE_DEFAULT_SECONDS: lease, HUB_LEASE_MAX_SECONDS: max } = config;

@@ -80,8 +80,9 @@ function filters(index: ReviewIndex, params: SearchParams): Test[] | undefined {
   }
   if (params.query !== undefined) {
     const needle = foldText(params.query);
+    const { folded } = index;
     // The text test goes last: it is the only one that is not a lookup.
-    tests.push((p) => (index.folded[p] as string).includes(needle));
+    tests.push((p) => (folded[p] as string).includes(needle));
   }
   return tests;
 }

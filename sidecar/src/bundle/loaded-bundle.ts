@@ -60,11 +60,13 @@ export function loadIndexedBundle(distDir: string, options: { pages?: boolean } 
   const bundle = loadBundle(distDir, options);
   const entry = bundle.entries.get("/reviews.json");
   if (!entry) throw new BundleError(`${bundle.dir} has no /reviews.json in its manifest; rebuild it.`);
-  const raw = readFileSync(path.join(bundle.dir, entry.file));
-  if (createHash("sha256").update(raw).digest("hex") !== entry.sha256) {
+  // Read straight into a string and hashed as UTF-8 (the bytes of the file): no 45 MB Buffer and its
+  // external copy of the text linger until a full collection.
+  const text = readFileSync(path.join(bundle.dir, entry.file), "utf8");
+  if (createHash("sha256").update(text).digest("hex") !== entry.sha256) {
     throw new BundleError(`${entry.file} does not match its manifest (a build may be in progress).`);
   }
-  const document = JSON.parse(raw.toString("utf8")) as ReviewsDocument;
+  const document = JSON.parse(text) as ReviewsDocument;
   const index = buildReviewIndex(document, bundle.manifest.data_sha256);
   const searches = buildCache<SearchResponse>(500);
   return {

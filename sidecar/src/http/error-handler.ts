@@ -1,59 +1,41 @@
+import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { HubRequestError } from "../../../src/hub/hub-request.ts";
-import type { ErrorResponse } from "../../../src/schemas/errors.ts";
-import { InvalidRequestError } from "../../../src/search/errors.ts";
-import { HttpError, notFound } from "./errors.ts";
+import { type ErrorAnswer, errorAnswer } from "./error-response.ts";
+import { notFound } from "./errors.ts";
 
 /** Final route: anything no route answered is a JSON 404. */
 export const unmatchedRoute: RequestHandler = (req, _res, next) => next(notFound(req.path));
 
 /**
- * The one place that maps errors to responses. Known errors keep their status and message; parser
- * errors from Express keep their 4xx status; anything else is a 500 whose details stay in the log.
+ * Writes a mapped error as JSON. `cors`: public reads answer CORS requests, errors included, so
+ * browsers can read the reason. Shared by the error handler and the read API's fast path.
  */
+export function writeErrorAnswer(res: ServerResponse, answer: ErrorAnswer, cors: boolean): void {
+  res.statusCode = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.setHeader("Cache-Control", "no-store");
+  if (cors && !res.hasHeader("Access-Control-Allow-Origin")) res.setHeader("Access-Control-Allow-Origin", "*");
+  const bytes = Buffer.from(JSON.stringify(answer.body));
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", bytes.length);
+  // Node sends no body for HEAD by itself.
+  res.end(bytes);
+}
+
+/** The one place Express hands errors to; the mapping itself is errorAnswer. */
 export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-  let status = 500;
-  let body: ErrorResponse = { error: "internal_error", message: "The server failed to answer this request." };
-  if (error instanceof HttpError) {
-    status = error.status;
-    body = {
-      error: error.code,
-      message: error.message,
-      ...(error.options.issues ? { issues: error.options.issues } : {}),
-    };
-    for (const [name, value] of Object.entries(error.options.headers ?? {})) res.setHeader(name, value);
-  } else if (error instanceof InvalidRequestError) {
-    status = 400;
-    const count = error.issues.length === 1 ? "1 problem" : `${error.issues.length} problems`;
-    body = {
-      error: "invalid_request",
-      message: `Invalid parameters (${count}): ${error.message}`,
-      issues: error.issues,
-    };
-  } else if (isClientError(error)) {
-    status = error.status;
-    body = { error: "bad_request", message: error.expose ? error.message : "The request could not be read." };
-  }
   if (error instanceof HubRequestError) {
     // WebSub asks for plain-text reasons.
     res.status(error.status).setHeader("Cache-Control", "no-store");
     res.type("text/plain").send(error.message);
     return;
   }
-  if (status >= 500) req.log?.error({ err: error }, "request failed");
+  const answer = errorAnswer(error);
+  if (answer.status >= 500) req.log?.error({ err: error }, "request failed");
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.status(status).setHeader("Cache-Control", "no-store");
-  // Public reads answer CORS requests, errors included, so browsers can read the reason.
-  if (!res.hasHeader("Access-Control-Allow-Origin") && !req.path.startsWith("/mcp")) {
-    res.setHeader("Access-Control-Allow-Origin", "*");
-  }
-  res.json(body);
+  writeErrorAnswer(res, answer, !req.path.startsWith("/mcp"));
 };
-
-function isClientError(error: unknown): error is { status: number; expose?: boolean; message: string } {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === "number" && status >= 400 && status < 500;
-}

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Config } from "../../../src/schemas/config.ts";
 import { siteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import { Hub } from "./hub.ts";
 import { AddressPolicy } from "./outbound/address-policy.ts";
 import { GuardedClient } from "./outbound/guarded-client.ts";
@@ -11,7 +12,7 @@ import type { HubRouteOptions } from "./routes.ts";
 import { SqliteHubStore } from "./store/sqlite-store.ts";
 
 /** Builds the hub from configuration: its store file, guarded client and policies. */
-export function createHub(config: Config, bundles: BundleStore, logger: Logger) {
+export function createHub(config: Config, bundles: BundleStore, logger: Logger, metrics?: Metrics) {
   const store = new SqliteHubStore(path.join(config.STATE_DIR, "hub.sqlite"));
   const client = new GuardedClient({
     policy: new AddressPolicy(config.HUB_ALLOWED_CIDRS),
@@ -38,7 +39,14 @@ export function createHub(config: Config, bundles: BundleStore, logger: Logger) 
     },
     logger,
     caps: { perHost: config.HUB_MAX_SUBSCRIPTIONS_PER_HOST, total: config.HUB_MAX_SUBSCRIPTIONS },
+    onDelivery: (outcome) =>
+      metrics?.delivery(outcome === "removed" ? "gave_up" : outcome === "gone" ? "dropped" : outcome),
   });
+  metrics?.trackSubscriptions(() =>
+    store.isOpen
+      ? new Map([...hub.topics.keys()].map((topic) => [topic, store.countSubscriptions({ topic })]))
+      : new Map(),
+  );
   bundles.onSwap(() => hub.detectChanges());
   const routes: Omit<HubRouteOptions, "bundles"> = {
     hub,
@@ -51,5 +59,9 @@ export function createHub(config: Config, bundles: BundleStore, logger: Logger) 
     await client.close();
     store.close();
   };
-  return { hub, routes, close };
+  /** Shutdown past its deadline: the database closes under whatever is still running. */
+  const closeNow = () => {
+    if (store.isOpen) store.close();
+  };
+  return { hub, routes, close, closeNow, isOpen: () => store.isOpen };
 }

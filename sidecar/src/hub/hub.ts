@@ -24,6 +24,8 @@ export interface HubOptions {
   tickMs?: number;
   /** Deliveries started at once; they queue on the client's own concurrency limit. */
   maxRunningDeliveries?: number;
+  /** Told every delivery's outcome (for /metrics). */
+  onDelivery?: (outcome: "delivered" | "failed" | "removed" | "gone") => void;
 }
 
 type Intent = Extract<HubRequest, { mode: "subscribe" | "unsubscribe" }>;
@@ -43,6 +45,7 @@ export class Hub {
   readonly #contentCache = new Map<string, TopicContent>();
   #timer: NodeJS.Timeout | undefined;
   #draining = false;
+  #stopping = false;
   #wake: (() => void) | undefined;
   readonly outcomes = { delivered: 0, failed: 0, removed: 0, gone: 0, verified: 0, unverified: 0 };
 
@@ -201,6 +204,7 @@ export class Hub {
 
   /** Makes sure due deliveries are being worked off (wakes the running drain, or starts one). */
   kick(): void {
+    if (this.#stopping) return;
     if (this.#draining) {
       this.#wake?.();
       return;
@@ -220,7 +224,8 @@ export class Hub {
     const maxRunning = this.#options.maxRunningDeliveries ?? 256;
     const running = new Set<Promise<void>>();
     for (;;) {
-      const room = maxRunning - running.size;
+      // Stopping: deliveries under way finish, none starts (what is owed stays in the store).
+      const room = this.#stopping ? 0 : maxRunning - running.size;
       const due =
         room > 0
           ? store
@@ -240,7 +245,10 @@ export class Hub {
               hubUrl: urls.hub,
               content: (topic) => this.#content(topic),
               now: this.#now,
-              onOutcome: (outcome) => this.outcomes[outcome]++,
+              onOutcome: (outcome) => {
+                this.outcomes[outcome]++;
+                this.#options.onDelivery?.(outcome);
+              },
             },
             pending,
           ),
@@ -273,6 +281,8 @@ export class Hub {
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
+    this.#stopping = true;
+    this.#wake?.();
     await this.idle();
   }
 }

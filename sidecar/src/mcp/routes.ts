@@ -5,9 +5,11 @@ import { rateLimit } from "express-rate-limit";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { type BuildCache, readDocument } from "../bundle/loaded-bundle.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import { hostAndOriginGuard, mcpCors } from "./guard.ts";
 import { checkMessage, jsonRpcError } from "./json-rpc.ts";
 import { buildMcpServer, callTool, type McpContext } from "./server.ts";
+import { sessionMetrics } from "./session-metrics.ts";
 import type { SessionTokens } from "./session-tokens.ts";
 
 export interface McpRouteOptions {
@@ -17,6 +19,8 @@ export interface McpRouteOptions {
   /** Requests per minute per client address. */
   rateLimitPerMinute: number;
   maxBodyBytes?: number;
+  /** Where opened and terminated sessions are counted. */
+  metrics?: Metrics;
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -90,6 +94,12 @@ function answerToolCallDirectly(
 export function mcpRoutes(options: McpRouteOptions): Router {
   const { store, tokens, urls } = options;
   const router = Router();
+  const sessions = options.metrics ? sessionMetrics(options.metrics, tokens) : undefined;
+  const issue = () => {
+    const id = tokens.issue();
+    sessions?.opened(id);
+    return id;
+  };
   const limiter = rateLimit({
     windowMs: 60_000,
     limit: options.rateLimitPerMinute,
@@ -142,9 +152,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     const server = buildMcpServer(context);
     // Without a generator the transport runs stateless: the session was already checked above.
     const transport = new StreamableHTTPServerTransport(
-      initialize
-        ? { sessionIdGenerator: () => tokens.issue(), enableJsonResponse: true }
-        : { enableJsonResponse: true },
+      initialize ? { sessionIdGenerator: issue, enableJsonResponse: true } : { enableJsonResponse: true },
     );
     res.on("close", () => {
       void transport.close();
@@ -162,6 +170,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   router.delete("/mcp", (req, res) => {
     if (!requireSession(req, res, tokens, null)) return;
     tokens.terminate(String(req.headers[SESSION_HEADER]));
+    sessions?.terminated(String(req.headers[SESSION_HEADER]));
     res.status(200).end();
   });
   router.get("/mcp", (_req, res) => {

@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
-import { toolJsonSchema } from "../../../src/mcp/json-schema.ts";
+import { PROMPTS, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_LIST } from "../../../src/mcp/listing.ts";
 import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp/prompts.ts";
 import { TOOLS, type ToolContext } from "../../../src/mcp/tool-catalog.ts";
 import { IsoDateSchema } from "../../../src/schemas/common.ts";
@@ -19,19 +19,8 @@ import type { SiteUrls } from "../../../src/site/urls.ts";
 // a fifth of each request's CPU. It validates elicitation answers only, which this server never asks.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
-export const SERVER_INFO = { name: "riverbend-reviews", title: "Riverbend Plumbing & Drain reviews", version: "1.0.0" };
-
-const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false };
-
-// Schemas and tool list are computed once: tools are the same for every request.
-const TOOL_LIST = TOOLS.map((tool) => ({
-  name: tool.name,
-  title: tool.title,
-  description: tool.description,
-  inputSchema: toolJsonSchema(tool.input, "input"),
-  outputSchema: toolJsonSchema(tool.output, "output"),
-  annotations: { title: tool.title, ...ANNOTATIONS },
-}));
+// Name, tools and prompts come from one listing, which the server card publishes too.
+export { SERVER_INFO };
 
 export interface McpContext extends ToolContext {
   urls: SiteUrls;
@@ -70,8 +59,7 @@ export function buildMcpServer(context: McpContext): McpServer {
   const server = new McpServer(SERVER_INFO, {
     jsonSchemaValidator: SHARED_VALIDATOR,
     capabilities: { tools: { listChanged: false }, logging: {} },
-    instructions:
-      "Read-only access to the verified customer reviews of one plumbing business. Start with get_business for valid technician names and service ids; cite reviews by id.",
+    instructions: SERVER_INSTRUCTIONS,
   });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
   server.server.setRequestHandler(CallToolRequestSchema, (request) =>
@@ -112,33 +100,36 @@ export function buildMcpServer(context: McpContext): McpServer {
   const serviceIds = context.business.services.map((s) => s.id);
   const startsWith = (values: string[]) => (value: string | undefined) =>
     values.filter((v) => v.toLowerCase().startsWith((value ?? "").toLowerCase()));
+  const summarize = PROMPTS.summarize_reviews;
   server.registerPrompt(
     "summarize_reviews",
     {
-      title: "Summarize reviews",
-      description:
-        "Summarize the reviews (optionally of one technician, one service, or since a date), citing review ids.",
+      title: summarize.title,
+      description: summarize.description,
       argsSchema: {
         // describe() goes inside completable(): it returns a new schema that would lose the completer.
         technician: completable(
-          z.string().optional().describe("Technician display name, id or first name"),
+          z.string().optional().describe(summarize.arguments.technician.description),
           startsWith(technicianNames),
         ),
-        service: completable(z.string().optional().describe("Service id"), startsWith(serviceIds)),
-        since: IsoDateSchema.optional().describe("Only reviews on or after this date, YYYY-MM-DD"),
+        service: completable(
+          z.string().optional().describe(summarize.arguments.service.description),
+          startsWith(serviceIds),
+        ),
+        since: IsoDateSchema.optional().describe(summarize.arguments.since.description),
       },
     },
     (args) => ({
       messages: [{ role: "user", content: { type: "text", text: summarizePrompt(context, args) } }],
     }),
   );
+  const answer = PROMPTS.answer_customer_question;
   server.registerPrompt(
     "answer_customer_question",
     {
-      title: "Answer a customer's question",
-      description:
-        "Answer a prospective customer's question from the business facts and the relevant reviews, citing review ids.",
-      argsSchema: { question: z.string().min(1).max(500).describe("The customer's question") },
+      title: answer.title,
+      description: answer.description,
+      argsSchema: { question: z.string().min(1).max(500).describe(answer.arguments.question.description) },
     },
     ({ question }) => ({
       messages: [{ role: "user", content: { type: "text", text: answerQuestionPrompt(context, question) } }],

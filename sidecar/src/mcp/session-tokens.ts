@@ -57,10 +57,14 @@ export class SessionTokens {
     return this.#terminated.has(id) ? "unknown" : "valid";
   }
 
+  /** When a session id issued here stops being valid, in epoch milliseconds. */
+  expiresAt(id: string): number {
+    return Number(id.split(".")[1]) * 1000;
+  }
+
   /** Ends a session here; the entry lives only until the session would have expired. */
   terminate(id: string): void {
-    const expires = Number(id.split(".")[1]) * 1000;
-    const ttl = Math.max(1, expires - this.now());
+    const ttl = Math.max(1, this.expiresAt(id) - this.now());
     this.#terminated.set(id, true, { ttl });
   }
 }

@@ -1,46 +1,30 @@
 import cors from "cors";
 import { type ErrorRequestHandler, type RequestHandler, Router } from "express";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
-import { searchReviewsFromQuery } from "../../../src/search/query-string.ts";
-import { reviewsSince } from "../../../src/search/reviews-since.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { methodNotAllowed } from "../http/errors.ts";
-import { jsonBody, sendJson } from "../http/send-json.ts";
+import { sendJson } from "../http/send-json.ts";
+import { READ_CACHE_CONTROL, READ_CORS, READ_METHODS, searchAnswer, sinceAnswer } from "./read-api.ts";
 
-const READ = ["GET", "HEAD", "OPTIONS"];
-const CACHE = "public, max-age=60, must-revalidate";
-const wrongMethod: RequestHandler = (req, _res, next) => next(methodNotAllowed(req.method, READ));
+const wrongMethod: RequestHandler = (req, _res, next) => next(methodNotAllowed(req.method, READ_METHODS));
 
 /** GET /api/reviews/search and /api/reviews/since/{date}: thin wrappers around the search service. */
 export function reviewRoutes(store: BundleStore): Router {
   const router = Router();
-  router.use(
-    "/api/reviews",
-    cors({
-      origin: "*",
-      methods: READ,
-      allowedHeaders: ["If-None-Match", "If-Modified-Since", "Content-Type"],
-      exposedHeaders: ["ETag", "Last-Modified"],
-      maxAge: 86_400,
-    }),
-  );
+  router.use("/api/reviews", cors(READ_CORS));
 
   router.get("/api/reviews/search", (req, res) => {
-    const { index, lastModified, searchCache } = store.current;
+    const loaded = store.current;
     const mark = req.originalUrl.indexOf("?");
-    const queryString = mark < 0 ? "" : req.originalUrl.slice(mark + 1);
-    const cached = searchCache.memo(queryString, {
-      context: () => jsonBody(searchReviewsFromQuery(index, new URLSearchParams(queryString))),
-    });
-    sendJson(req, res, cached, { lastModified, cacheControl: CACHE });
+    const cached = searchAnswer(loaded, mark < 0 ? "" : req.originalUrl.slice(mark + 1));
+    sendJson(req, res, cached, { lastModified: loaded.lastModified, cacheControl: READ_CACHE_CONTROL });
   });
   router.all("/api/reviews/search", wrongMethod);
 
   router.get("/api/reviews/since/:date", (req, res) => {
-    const { index, lastModified, sinceCache } = store.current;
-    const date = req.params.date;
-    const cached = sinceCache.memo(date, { context: () => jsonBody(reviewsSince(index, date)) });
-    sendJson(req, res, cached, { lastModified, cacheControl: CACHE });
+    const loaded = store.current;
+    const cached = sinceAnswer(loaded, req.params.date);
+    sendJson(req, res, cached, { lastModified: loaded.lastModified, cacheControl: READ_CACHE_CONTROL });
   });
   router.all("/api/reviews/since/:date", wrongMethod);
   // A date segment that is not valid percent-encoding fails while Express decodes it, before the

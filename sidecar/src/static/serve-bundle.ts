@@ -28,6 +28,7 @@ export function serveBundle(store: BundleStore, urls: SiteUrls): RequestHandler 
       next();
       return;
     }
+    res.locals.metricsRoute = "(static)";
     if (req.method === "OPTIONS") {
       res.set({ "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, HEAD" }).status(204).end();
       return;
@@ -41,7 +42,8 @@ export function serveBundle(store: BundleStore, urls: SiteUrls): RequestHandler 
       res.status(304).end();
       return;
     }
-    res.sendFile(entry.file, { root: bundle.dir, etag: false, lastModified: false, dotfiles: "deny" }, (error) => {
+    // Only manifest entries get here, so dot-folders such as .well-known/ are published on purpose.
+    res.sendFile(entry.file, { root: bundle.dir, etag: false, lastModified: false, dotfiles: "allow" }, (error) => {
       if (error) next(error);
     });
   };

@@ -38,7 +38,7 @@ export interface HubStore {
   upsertSubscription(subscription: Omit<Subscription, "failures">): void;
   removeSubscription(topic: string, callback: string): boolean;
   getSubscription(topic: string, callback: string): Subscription | undefined;
-  countSubscriptions(filter?: { callbackHost?: string }): number;
+  countSubscriptions(filter?: { callbackHost?: string; topic?: string }): number;
   /** Records a failed attempt; returns the new count of consecutive failures. */
   recordFailure(topic: string, callback: string): number;
   recordSuccess(topic: string, callback: string): void;

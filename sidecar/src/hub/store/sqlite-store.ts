@@ -88,11 +88,13 @@ export class SqliteHubStore implements HubStore {
     return row ? toSubscription(row) : undefined;
   }
 
-  countSubscriptions(filter: { callbackHost?: string } = {}): number {
+  countSubscriptions(filter: { callbackHost?: string; topic?: string } = {}): number {
     const row = (
-      filter.callbackHost === undefined
-        ? this.#sql("SELECT COUNT(*) AS n FROM subscriptions").get()
-        : this.#sql("SELECT COUNT(*) AS n FROM subscriptions WHERE callback_host = ?").get(filter.callbackHost)
+      filter.topic !== undefined
+        ? this.#sql("SELECT COUNT(*) AS n FROM subscriptions WHERE topic = ?").get(filter.topic)
+        : filter.callbackHost === undefined
+          ? this.#sql("SELECT COUNT(*) AS n FROM subscriptions").get()
+          : this.#sql("SELECT COUNT(*) AS n FROM subscriptions WHERE callback_host = ?").get(filter.callbackHost)
     ) as Row;
     return Number(row.n);
   }
@@ -195,6 +197,10 @@ export class SqliteHubStore implements HubStore {
           )
     ) as Row;
     return Number(row.n);
+  }
+
+  get isOpen(): boolean {
+    return this.#db.isOpen;
   }
 
   close(): void {

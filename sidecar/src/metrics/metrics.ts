@@ -1,0 +1,111 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/** What the hub reports: deliveries by outcome, subscriptions per topic (read from its store). */
+export type DeliveryOutcome = "delivered" | "failed" | "gave_up" | "dropped";
+
+export interface Metrics {
+  registry: Registry;
+  /** Counts one answered request; `route` is a route pattern, never a raw path. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  mcpSessionOpened(): void;
+  mcpSessionTerminated(): void;
+  /** Sessions this process opened that have not ended, sampled at scrape time. */
+  trackActiveMcpSessions(count: () => number): void;
+  delivery(outcome: DeliveryOutcome): void;
+  /** Subscriptions per topic, read from the hub's store at scrape time. */
+  trackSubscriptions(count: () => ReadonlyMap<string, number>): void;
+}
+
+// Methods outside this list share one label, so a client inventing methods cannot grow the series.
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/**
+ * A fresh registry with the sidecar's metrics and the default process metrics: never the global
+ * default registry, so several apps (tests, replicas in one process) do not share counters.
+ */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status.",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from request to response end, by method, route pattern and status.",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+  // Label children resolved once per combination: the hot path then costs two map lookups.
+  const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
+  const child = (method: string, route: string, status: number) => {
+    const key = `${method} ${route} ${status}`;
+    let found = children.get(key);
+    if (!found) {
+      const labels = { method, route, status: String(status) };
+      found = { count: requests.labels(labels), time: duration.labels(labels) };
+      children.set(key, found);
+    }
+    return found;
+  };
+
+  const opened = new Counter({
+    name: "mcp_sessions_opened_total",
+    help: "MCP sessions opened (initialize answered).",
+    registers: [registry],
+  });
+  const terminated = new Counter({
+    name: "mcp_sessions_terminated_total",
+    help: "MCP sessions terminated by the client (DELETE /mcp).",
+    registers: [registry],
+  });
+  let activeSessions = () => 0;
+  new Gauge({
+    name: "mcp_sessions_active",
+    help: "MCP sessions opened by this process, neither terminated nor expired.",
+    registers: [registry],
+    collect() {
+      this.set(activeSessions());
+    },
+  });
+  const deliveries = new Counter({
+    name: "websub_deliveries_total",
+    help: "WebSub content deliveries by outcome (gave_up: the subscription was removed after failures or a 410).",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  for (const outcome of ["delivered", "failed", "gave_up", "dropped"]) deliveries.labels({ outcome }).inc(0);
+  let subscriptions = (): ReadonlyMap<string, number> => new Map();
+  new Gauge({
+    name: "websub_subscriptions",
+    help: "Active WebSub subscriptions per topic.",
+    labelNames: ["topic"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [topic, count] of subscriptions()) this.labels({ topic }).set(count);
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      const found = child(METHODS.has(method) ? method : "OTHER", route, status);
+      found.count.inc();
+      found.time.observe(seconds);
+    },
+    mcpSessionOpened: () => opened.inc(),
+    mcpSessionTerminated: () => terminated.inc(),
+    trackActiveMcpSessions(count) {
+      activeSessions = count;
+    },
+    delivery: (outcome) => deliveries.labels({ outcome }).inc(),
+    trackSubscriptions(count) {
+      subscriptions = count;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { timingSafeEqual } from "node:crypto";
+import { type RequestHandler, Router } from "express";
+import { HttpError } from "../http/errors.ts";
+import type { Metrics } from "./metrics.ts";
+
+/** Where an Express-answered request is counted: its route pattern, or a fixed name (bounded labels). */
+function routeOf(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]): string {
+  const pattern = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof pattern === "string") return `${req.baseUrl}${pattern}`;
+  if (typeof res.locals.metricsRoute === "string") return res.locals.metricsRoute;
+  return res.statusCode === 404 ? "(unmatched)" : "(other)";
+}
+
+/** Counts every request Express answers, once its response is finished or aborted. */
+export function countRequests(metrics: Metrics): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once("close", () => {
+      metrics.observeRequest(req.method, routeOf(req, res), res.statusCode, (performance.now() - started) / 1000);
+    });
+    next();
+  };
+}
+
+const sameSecret = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/**
+ * GET /metrics in the Prometheus text format. With a token configured it asks for
+ * `Authorization: Bearer <token>`; without one it is open (counts only: no ids, URLs or callbacks).
+ */
+export function metricsRoutes(metrics: Metrics, token: string | undefined): Router {
+  const router = Router();
+  router.get("/metrics", async (req, res, next) => {
+    if (token !== undefined && !sameSecret(req.headers.authorization ?? "", `Bearer ${token}`)) {
+      next(
+        new HttpError(401, "unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.", {
+          headers: { "WWW-Authenticate": 'Bearer realm="metrics"' },
+        }),
+      );
+      return;
+    }
+    try {
+      const text = await metrics.registry.metrics();
+      res.setHeader("Cache-Control", "no-store");
+      res.type(metrics.registry.contentType).send(text);
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
