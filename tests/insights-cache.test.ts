@@ -27,9 +27,9 @@ afterAll(() => {
 function run(root: string, data: Dataset) {
   let calls = 0;
   const wrapAnalyzer = (inner: ReviewAnalyzer): ReviewAnalyzer => ({
-    analyze(text, rating) {
+    analyzeWithTokens(text, rating) {
       calls += 1;
-      return inner.analyze(text, rating);
+      return inner.analyzeWithTokens(text, rating);
     },
   });
   const result = computeInsights({ root, dataDir: "data", dataset: data, urls, wrapAnalyzer });

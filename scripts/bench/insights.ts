@@ -1,119 +1,133 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { compareNewestFirst, type Dataset } from "../../src/data/dataset.ts";
-import { createAnalyzer, loadLexicon } from "../../src/insights/analysis/analyze-review.ts";
+import { loadDataset } from "../../src/data/load-dataset.ts";
 import { computeInsights } from "../../src/insights/step/compute-insights.ts";
-import { extractPhrases } from "../../src/insights/topics/phrases.ts";
 import { BusinessSchema } from "../../src/schemas/business.ts";
 import type { Review } from "../../src/schemas/review.ts";
 import { siteUrls } from "../../src/site/urls.ts";
 import { generateReviews } from "../../src/synth/generate.ts";
 
-export interface InsightsBench {
-  /** Reviews per second of the analyser alone, and of the whole per-review step (analyser + topic phrases). */
-  analyzerPerSecond: number;
-  stepPerSecond: number;
-  throughputReviews: number;
-  datasetReviews: number;
-  /** The insights step over the data set with a cold cache (every review analysed). */
-  coldSeconds: number;
-  /** The insights step after adding one review, cache warm: split into analysis (cache load, lookups) and aggregation. */
-  rebuildSeconds: number;
-  /** CPU seconds (user + system) of that rebuild: comparable across runs on a busy machine, unlike wall time. */
-  rebuildCpuSeconds: number;
-  rebuildAnalysisSeconds: number;
-  rebuildAggregationSeconds: number;
-  rebuildAnalysed: number;
-  cacheMiB: number;
+/** One run of the insights step in a process of its own (a build is one process too). */
+interface StepRun {
+  reviews: number;
+  /** Reviews analysed in this run (the rest came from the cache). */
+  analysed: number;
+  /** Wall seconds of the per-review step (lexicon, cache, analysis, topic phrases) and of the whole step. */
+  stepSeconds: number;
+  totalSeconds: number;
+  cpuSeconds: number;
   peakMiB: number;
+  /** 1-minute load average when the run ended: the machine is shared, so figures are only comparable with it. */
+  load: number;
 }
 
+export interface InsightsBench {
+  /** Cold per-review step at `throughputReviews`: synthetic reviews (short) and sample-length ones. */
+  coldSynthetic: StepRun;
+  coldSampleLength: StepRun;
+  /** Cold step over the data set, then a rebuild after adding one review (warm cache). */
+  coldDataset: StepRun;
+  rebuild: StepRun;
+  cacheMiB: number;
+}
+
+type Kind = "synthetic" | "sample";
+
 /**
- * Synthetic reviews (src/synth), each made distinct by a job number: the generator assembles texts
- * from a few parts, and repeated texts would flatter a content-hash cache.
+ * Distinct reviews: synthetic ones (src/synth, ~160 characters) or the sample's and the development
+ * set's texts cycled (~350 characters, real length), each made distinct by a job number: repeated
+ * texts would flatter a content-hash cache.
  */
-function syntheticReviews(count: number, seed: number): { business: Dataset["business"]; reviews: Review[] } {
+function reviewsFor(kind: Kind, count: number, seed: number): { business: Dataset["business"]; reviews: Review[] } {
   const business = BusinessSchema.parse(JSON.parse(readFileSync("data/business.json", "utf8")));
-  const reviews = [...generateReviews(business, { reviews: count, seed, endDate: "2026-11-01", years: 5 })].map(
-    (review, i) => ({ ...review, text: `${review.text} Job ${i + 1}.` }),
-  );
+  const made = [...generateReviews(business, { reviews: count, seed, endDate: "2026-11-01", years: 5 })];
+  let texts = made.map((r) => r.text);
+  if (kind === "sample") {
+    const dev = readFileSync("tests/fixtures/insights/dev.jsonl", "utf8").trim().split("\n");
+    const real = [...loadDataset("data").reviews.map((r) => r.text), ...dev.map((l) => JSON.parse(l).text as string)];
+    texts = made.map((_, i) => real[i % real.length] as string);
+  }
+  const reviews = made.map((review, i) => ({ ...review, text: `${texts[i]} Job ${i + 1}.` }));
   return { business, reviews: reviews.sort(compareNewestFirst) };
 }
 
-function measure(throughputReviews: number, datasetReviews: number): InsightsBench {
-  const { lexicon } = loadLexicon();
-  const analyzer = createAnalyzer(lexicon);
-  const opinion = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
-  const sample = syntheticReviews(throughputReviews, 7).reviews;
-  // Model load and JIT warm-up: one untimed pass over the sample.
-  for (const r of sample) extractPhrases(r.text, analyzer.analyze(r.text, r.rating), opinion);
-  let started = performance.now();
-  for (const r of sample) analyzer.analyze(r.text, r.rating);
-  const analyzerPerSecond = sample.length / ((performance.now() - started) / 1000);
-  started = performance.now();
-  for (const r of sample) extractPhrases(r.text, analyzer.analyze(r.text, r.rating), opinion);
-  const stepPerSecond = sample.length / ((performance.now() - started) / 1000);
-
-  const root = mkdtempSync(path.join(tmpdir(), "bench-insights-"));
-  try {
-    cpSync("data/insights", path.join(root, "data/insights"), { recursive: true });
-    const { business, reviews } = syntheticReviews(datasetReviews + 1, 42);
-    const rest = reviews.slice(1);
-    const urls = siteUrls("https://reviews.example.com");
-    const step = (list: readonly Review[]) =>
-      computeInsights({ root, dataDir: root, dataset: { business, reviews: list, sourceSha256: "" }, urls });
-    started = performance.now();
-    step(rest);
-    const coldSeconds = (performance.now() - started) / 1000;
-    started = performance.now();
-    const cpu = process.cpuUsage();
-    const rebuild = step(reviews);
-    const rebuildSeconds = (performance.now() - started) / 1000;
-    const { user, system } = process.cpuUsage(cpu);
-    const cacheFile = path.join(root, ".cache/insights/analyses.json");
-    return {
-      analyzerPerSecond,
-      stepPerSecond,
-      throughputReviews,
-      datasetReviews,
-      coldSeconds,
-      rebuildSeconds,
-      rebuildCpuSeconds: (user + system) / 1e6,
-      rebuildAnalysisSeconds: rebuild.seconds.analysis,
-      rebuildAggregationSeconds: rebuild.seconds.aggregation,
-      rebuildAnalysed: rebuild.analysed,
-      cacheMiB: readFileSync(cacheFile).length / 1024 / 1024,
-      peakMiB: process.resourceUsage().maxRSS / 1024,
-    };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+/** In the child: the step over `count` reviews (+1 when `plusOne`) in `root`, whose cache may be warm. */
+function runStep(root: string, kind: Kind, count: number, plusOne: boolean): StepRun {
+  const { business, reviews } = reviewsFor(kind, count + 1, 42);
+  const list = plusOne ? reviews : reviews.slice(1);
+  const urls = siteUrls("https://reviews.example.com");
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const result = computeInsights({ root, dataDir: root, dataset: { business, reviews: list, sourceSha256: "" }, urls });
+  const { user, system } = process.cpuUsage(cpu);
+  return {
+    reviews: list.length,
+    analysed: result.analysed,
+    stepSeconds: result.seconds.analysis,
+    totalSeconds: (performance.now() - started) / 1000,
+    cpuSeconds: (user + system) / 1e6,
+    peakMiB: process.resourceUsage().maxRSS / 1024,
+    load: loadavg()[0] ?? 0,
+  };
 }
 
-/** Runs the measurement in a fresh process, so peak RSS is the insights step's alone, and prints it. */
-export function benchInsights(throughputReviews = 10_000, datasetReviews = 100_000): InsightsBench {
+function child(root: string, kind: Kind, count: number, plusOne: boolean): StepRun {
   const run = spawnSync(
     process.execPath,
-    ["--import", "tsx", import.meta.filename, String(throughputReviews), String(datasetReviews)],
+    ["--import", "tsx", import.meta.filename, root, kind, String(count), plusOne ? "plus-one" : "cold"],
     { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
   );
   if (run.status !== 0) throw new Error(`insights benchmark failed:\n${run.stderr}`);
-  const result = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as InsightsBench;
-  const f = (n: number) => n.toFixed(2);
-  console.log(
-    `insights: analyser ${result.analyzerPerSecond.toFixed(0)} reviews/s, per-review step ${result.stepPerSecond.toFixed(0)} reviews/s (${result.throughputReviews} synthetic reviews, cold)`,
-  );
-  console.log(
-    `insights: ${result.datasetReviews} reviews: cold step ${f(result.coldSeconds)} s; +1 review with a warm cache ${f(result.rebuildSeconds)} s wall, ${f(result.rebuildCpuSeconds)} s CPU ` +
-      `(analysis/cache ${f(result.rebuildAnalysisSeconds)} s, ${result.rebuildAnalysed} analysed; aggregation ${f(result.rebuildAggregationSeconds)} s); ` +
-      `cache ${result.cacheMiB.toFixed(1)} MiB; peak RSS ${result.peakMiB.toFixed(0)} MiB`,
-  );
-  return result;
+  return JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as StepRun;
+}
+
+function freshRoot(): string {
+  const root = mkdtempSync(path.join(tmpdir(), "bench-insights-"));
+  cpSync("data/insights", path.join(root, "data/insights"), { recursive: true });
+  return root;
+}
+
+/** Each run in a fresh process (cold wink, peak RSS its own), and prints the figures. */
+export function benchInsights(throughputReviews = 10_000, datasetReviews = 100_000): InsightsBench {
+  const roots: string[] = [];
+  const root = () => {
+    roots.push(freshRoot());
+    return roots.at(-1) as string;
+  };
+  try {
+    const coldSynthetic = child(root(), "synthetic", throughputReviews, false);
+    const coldSampleLength = child(root(), "sample", throughputReviews, false);
+    const big = root();
+    const coldDataset = child(big, "synthetic", datasetReviews, false);
+    const rebuild = child(big, "synthetic", datasetReviews, true);
+    const cacheMiB = readFileSync(path.join(big, ".cache/insights/analyses.json")).length / 1024 / 1024;
+    const rate = (r: StepRun) => `${(r.analysed / r.stepSeconds).toFixed(0)} reviews/s wall`;
+    const f = (n: number) => n.toFixed(2);
+    const tail = (r: StepRun) => `peak RSS ${r.peakMiB.toFixed(0)} MiB, load average ${r.load.toFixed(2)}`;
+    const cold = (what: string, r: StepRun) =>
+      console.log(
+        `insights: cold per-review step, ${r.analysed} ${what}: ${rate(r)} (${f(r.stepSeconds)} s wall, ${f(r.cpuSeconds)} s CPU); ${tail(r)}`,
+      );
+    cold("synthetic reviews (~160 chars)", coldSynthetic);
+    cold("sample-length reviews (~350 chars)", coldSampleLength);
+    cold("synthetic reviews", coldDataset);
+    console.log(
+      `insights: rebuild after adding 1 review to ${datasetReviews}: ${f(rebuild.totalSeconds)} s wall (per-review step ${f(rebuild.stepSeconds)} s, ${rebuild.analysed} analysed), ${f(rebuild.cpuSeconds)} s CPU; cache ${cacheMiB.toFixed(1)} MiB; ${tail(rebuild)}`,
+    );
+    return { coldSynthetic, coldSampleLength, coldDataset, rebuild, cacheMiB };
+  } finally {
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  }
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const [throughput, dataset] = process.argv.slice(2).map(Number);
-  console.log(JSON.stringify(measure(throughput ?? 10_000, dataset ?? 100_000)));
+  const [root, kind, count, mode] = process.argv.slice(2);
+  if (root && count) {
+    console.log(JSON.stringify(runStep(root, kind as Kind, Number(count), mode === "plus-one")));
+  } else {
+    benchInsights(...(process.argv.slice(2).map(Number) as [number?, number?]));
+  }
 }

@@ -9,12 +9,14 @@ import type { Lexicon } from "../../schemas/lexicon.ts";
 import { type Clause, splitClauses } from "./clauses.ts";
 import { type CompiledLexicon, compileLexicon } from "./compile.ts";
 import { type ClauseScore, type IdiomHit, scoreClause } from "./score-clause.ts";
-import { tokenize } from "./tokens.ts";
+import { type Tokens, tokenize } from "./tokens.ts";
 
 export { lexiconHash, loadLexicon, METHOD_VERSION } from "./lexicon.ts";
 
 export interface Analyzer {
   analyze(text: string, rating?: number): ReviewAnalysis;
+  /** The same analysis with the tokens it was read from, so the topic phrases need no second wink pass. */
+  analyzeWithTokens(text: string, rating?: number): { analysis: ReviewAnalysis; tokens: Tokens };
 }
 
 export interface AnalyzerOptions {
@@ -84,44 +86,47 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   const prefilter = options.prefilter ?? true;
   const lex = compileLexicon(lexicon);
   const { threshold } = lex.settings;
-  return {
-    analyze(text: string, rating?: number): ReviewAnalysis {
-      const tokens = tokenize(text, lex.personNames);
-      const clauses = splitClauses(tokens, lex.contrast);
-      const idioms = idiomHits(text, clauses, lex, prefilter);
-      const lowRating = rating !== undefined && rating <= 2;
-      const scores = clauses.map((c, i) => scoreClause(tokens, c, lex, idioms[i] as IdiomHit[], lowRating));
-      carryContrast(clauses, scores, lex);
-      const evidence = new Map<AspectId, EvidenceSpan[]>();
-      const suspected: ReviewAnalysis["suspected_sarcasm"] = [];
-      clauses.forEach((clause, i) => {
-        const score = scores[i] as ClauseScore;
-        const sarcastic = isSarcasm(score, rating, lex);
-        if (sarcastic) suspected.push({ start: clause.start, end: clause.end });
-        for (const a of score.aspects) {
-          // Abstain: a clause that names an aspect without a clear judgement makes no claim.
-          if (Math.abs(a.score) < threshold || (sarcastic && a.score > 0)) continue;
-          const span: EvidenceSpan = {
-            start: clause.start,
-            end: clause.end,
-            polarity: a.score > 0 ? "positive" : "negative",
-            cue: a.cue,
-            score: Math.round(a.score * 1000) / 1000,
-          };
-          const list = evidence.get(a.aspect);
-          if (list) list.push(span);
-          else evidence.set(a.aspect, [span]);
-        }
-      });
-      const aspects: AspectJudgement[] = [];
-      for (const aspect of ASPECT_IDS) {
-        const spans = evidence.get(aspect);
-        if (!spans) continue;
-        const pos = spans.some((s) => s.polarity === "positive");
-        const neg = spans.some((s) => s.polarity === "negative");
-        aspects.push({ aspect, polarity: pos && neg ? "mixed" : pos ? "positive" : "negative", evidence: spans });
-      }
-      return { aspects, suspected_sarcasm: suspected };
-    },
+  const analyzeWithTokens = (text: string, rating?: number) => {
+    const tokens = tokenize(text, lex.personNames);
+    return { analysis: analyzeTokens(text, tokens, rating), tokens };
   };
+  return { analyze: (text, rating) => analyzeWithTokens(text, rating).analysis, analyzeWithTokens };
+
+  function analyzeTokens(text: string, tokens: Tokens, rating?: number): ReviewAnalysis {
+    const clauses = splitClauses(tokens, lex.contrast);
+    const idioms = idiomHits(text, clauses, lex, prefilter);
+    const lowRating = rating !== undefined && rating <= 2;
+    const scores = clauses.map((c, i) => scoreClause(tokens, c, lex, idioms[i] as IdiomHit[], lowRating));
+    carryContrast(clauses, scores, lex);
+    const evidence = new Map<AspectId, EvidenceSpan[]>();
+    const suspected: ReviewAnalysis["suspected_sarcasm"] = [];
+    clauses.forEach((clause, i) => {
+      const score = scores[i] as ClauseScore;
+      const sarcastic = isSarcasm(score, rating, lex);
+      if (sarcastic) suspected.push({ start: clause.start, end: clause.end });
+      for (const a of score.aspects) {
+        // Abstain: a clause that names an aspect without a clear judgement makes no claim.
+        if (Math.abs(a.score) < threshold || (sarcastic && a.score > 0)) continue;
+        const span: EvidenceSpan = {
+          start: clause.start,
+          end: clause.end,
+          polarity: a.score > 0 ? "positive" : "negative",
+          cue: a.cue,
+          score: Math.round(a.score * 1000) / 1000,
+        };
+        const list = evidence.get(a.aspect);
+        if (list) list.push(span);
+        else evidence.set(a.aspect, [span]);
+      }
+    });
+    const aspects: AspectJudgement[] = [];
+    for (const aspect of ASPECT_IDS) {
+      const spans = evidence.get(aspect);
+      if (!spans) continue;
+      const pos = spans.some((s) => s.polarity === "positive");
+      const neg = spans.some((s) => s.polarity === "negative");
+      aspects.push({ aspect, polarity: pos && neg ? "mixed" : pos ? "positive" : "negative", evidence: spans });
+    }
+    return { aspects, suspected_sarcasm: suspected };
+  }
 }

@@ -29,6 +29,11 @@ export class AnalysisCache {
     return createHash("sha256").update(`${this.scope}\0${rating}\0${text}`).digest("base64url");
   }
 
+  /** Whether `get` would find the entry; unlike `get`, does not keep it for this build. */
+  has(key: string): boolean {
+    return this.previous.has(key) || this.current.has(key);
+  }
+
   get(key: string): Encoded | undefined {
     const hit = this.previous.get(key) ?? this.current.get(key);
     if (hit) this.current.set(key, hit);

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Dataset } from "../../data/dataset.ts";
 import { type DataProblem, DataValidationError, formatProblem } from "../../data/problems.ts";
@@ -17,9 +18,23 @@ export interface InsightsStepOptions {
   dataDir: string;
   dataset: Dataset;
   urls: SiteUrls;
-  /** Defaults to the analyser built from the lexicon; tests wrap it to count calls. */
+  /**
+   * Defaults to the analyser built from the lexicon; tests wrap it to count calls. A wrapped analyser
+   * sees every review: nothing goes to worker threads.
+   */
   wrapAnalyzer?: (analyzer: ReviewAnalyzer) => ReviewAnalyzer;
+  /**
+   * Threads for the uncached reviews: with 2 (the default when there are 2 cores or more), this thread
+   * shares them with a worker when more than `minimum` (default 20,000) need analysing; 1 turns that off.
+   */
+  workers?: { threads?: number; minimum?: number };
 }
+
+/**
+ * Below this many uncached reviews a worker does not pay: it takes ~0.6 s to start and load the language
+ * model, and it must replay the texts before its share (see parallel.ts), about half the cost of analysing them.
+ */
+const WORKER_MINIMUM = 20_000;
 
 export interface InsightsStepResult {
   document: InsightsDocument;
@@ -49,7 +64,9 @@ export function computeInsights(options: InsightsStepOptions): InsightsStepResul
   const methodVersion = `${METHOD_VERSION}+${AGGREGATION_VERSION}`;
   const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}`);
   const opinionWords = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
-  const { items, analysed } = analyseReviews(reviews, analyzer, cache, opinionWords);
+  const threads = options.wrapAnalyzer ? 1 : (options.workers?.threads ?? Math.min(2, availableParallelism()));
+  const minimum = options.workers?.minimum ?? WORKER_MINIMUM;
+  const { items, analysed } = analyseReviews(reviews, analyzer, cache, opinionWords, { lexicon, threads, minimum });
   const analysis = since(phase);
   phase = performance.now();
   const result = buildDocument({

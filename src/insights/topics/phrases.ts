@@ -1,11 +1,9 @@
-import model from "wink-eng-lite-web-model";
-import winkNLP from "wink-nlp";
 import type { AspectId, ClausePolarity, ReviewAnalysis } from "../../schemas/analysis.ts";
 import type { PhraseMention } from "../analysed-review.ts";
+import type { Tokens } from "../analysis/tokens.ts";
 
-// A pipe of its own (the analyser's leaves POS tags out): topics need nouns and their modifiers.
-const nlp = winkNLP(model, ["sbd", "pos"]);
-const its = nlp.its;
+/** What the phrases are read from: the analyser's tokens of the review (one wink pass serves both). */
+export type PhraseTokens = Pick<Tokens, "value" | "wordLemma" | "wordNormal" | "pos" | "stop" | "start">;
 
 const WORD = /^\p{L}[\p{L}'-]*$/u;
 
@@ -25,25 +23,11 @@ function judgementAt(analysis: ReviewAnalysis, start: number, end: number) {
  * lemmatised. Opinion adjectives ("great job") are left out: they are the judgement, not the topic.
  */
 export function extractPhrases(
-  text: string,
+  tokens: PhraseTokens,
   analysis: ReviewAnalysis,
   opinionWords: ReadonlySet<string>,
 ): PhraseMention[] {
-  const doc = nlp.readDoc(text);
-  const tokens = doc.tokens();
-  const values = tokens.out(its.value);
-  // wink's typings give `its.lemma` an extra addons parameter that `out` does not declare.
-  const lemmas = tokens.out(its.lemma as unknown as typeof its.normal);
-  const normals = tokens.out(its.normal);
-  const pos = tokens.out(its.pos);
-  const stop = tokens.out(its.stopWordFlag) as unknown as boolean[];
-  const starts: number[] = [];
-  let cursor = 0;
-  for (const value of values) {
-    const at = text.indexOf(value, cursor);
-    starts.push(at < 0 ? cursor : at);
-    cursor = at < 0 ? cursor : at + value.length;
-  }
+  const { value: values, wordLemma: lemmas, wordNormal: normals, pos, stop, start: starts } = tokens;
   const usable = (i: number) => WORD.test(values[i] ?? "") && !stop[i] && (values[i] ?? "").length > 1;
   const out: PhraseMention[] = [];
   for (let i = 0; i < values.length; i++) {

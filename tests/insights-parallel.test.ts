@@ -1,0 +1,61 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadDataset } from "../src/data/load-dataset.ts";
+import { createAnalyzer, loadLexicon } from "../src/insights/analysis/analyze-review.ts";
+import { analyseText } from "../src/insights/step/analyse-reviews.ts";
+import { analyseWithWorker } from "../src/insights/step/parallel.ts";
+
+// The sample reviews and the development set, in order: wink's tokens depend on the texts it read
+// before (a word it has seen is kept whole later: "year's"), so the order is part of the result.
+const dev = readFileSync("tests/fixtures/insights/dev.jsonl", "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line) as { text: string; rating?: number });
+const reviews = [...loadDataset("data").reviews, ...dev.map((d) => ({ text: d.text, rating: d.rating ?? 3 }))];
+const texts = reviews.map((r) => r.text);
+const ratings = reviews.map((r) => r.rating);
+const after = "Bill came at 3 for the year's service; the final Bill was fair.";
+
+/** The single-threaded path in a fresh process (nothing read before), then one more text. */
+function singleThreaded(): string {
+  const module = (file: string) => JSON.stringify(pathToFileURL(path.resolve(file)).href);
+  const code = `
+    import { readFileSync } from "node:fs";
+    import { createAnalyzer, loadLexicon } from ${module("src/insights/analysis/analyze-review.ts")};
+    import { analyseText } from ${module("src/insights/step/analyse-reviews.ts")};
+    const { texts, ratings, after } = JSON.parse(readFileSync(0, "utf8"));
+    const { lexicon } = loadLexicon();
+    const analyzer = createAnalyzer(lexicon);
+    const opinion = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
+    const entries = texts.map((t, i) => analyseText(analyzer, t, ratings[i], opinion));
+    process.stdout.write(JSON.stringify({ entries, after: analyseText(analyzer, after, 2, opinion) }));`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
+    input: JSON.stringify({ texts, ratings, after }),
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return run.stdout;
+}
+
+describe("per-review step on a worker thread", () => {
+  it("gives the single-threaded entries, in order, and the same result for a text analysed afterwards", () => {
+    // First in this file: this thread's wink has read nothing yet, like the fresh process.
+    const { lexicon } = loadLexicon();
+    const analyzer = createAnalyzer(lexicon);
+    const opinion = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
+    const cut = Math.round(texts.length * 0.4);
+    const { entries, worker } = analyseWithWorker(
+      texts,
+      ratings,
+      { lexicon, opinionWords: [...opinion], cut },
+      (text, rating) => analyseText(analyzer, text, rating, opinion),
+    );
+    expect(worker).toBe(true);
+    const parallel = JSON.stringify({ entries, after: analyseText(analyzer, after, 2, opinion) });
+    expect(parallel).toBe(singleThreaded());
+  });
+});
