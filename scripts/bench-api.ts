@@ -4,12 +4,19 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { builtDataSet, SITE_URL } from "./bench/api-data.ts";
 import { httpGet, type LoadOptions, type LoadResult, measure } from "./bench/api-load.ts";
-import { memoryMiB, runScript, type ServerProcess, startServer, stopAll } from "./bench/api-process.ts";
+import {
+  containerNodeArgs,
+  memoryMiB,
+  runScript,
+  type ServerProcess,
+  startServer,
+  stopAll,
+} from "./bench/api-process.ts";
 
 /**
  * `npm run bench:api`: loads the sidecar on loopback with autocannon, against a bare node:http ceiling
  * serving a body of the same size, and checks start-up time and memory with 100k reviews. Every
- * server runs in a child process of its own, with its output piped and drained; all are stopped on exit.
+ * server runs in a child process of its own, its output written to a file; all are stopped on exit.
  */
 const { values } = parseArgs({
   options: {
@@ -42,8 +49,9 @@ const sidecarEnv = (distDir: string, logLevel: string): Record<string, string> =
   // The WebSub hub's SQLite file: kept out of the repository's var/ and away from other sidecars.
   STATE_DIR: path.join(work, "api-state"),
 });
+const NODE_ARGS = containerNodeArgs();
 const startSidecar = (distDir: string, logLevel: string) =>
-  startServer("sidecar", "sidecar/src/main.ts", [], sidecarEnv(distDir, logLevel));
+  startServer("sidecar", "sidecar/src/main.ts", [], sidecarEnv(distDir, logLevel), 60_000, NODE_ARGS);
 
 const dayBefore = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);

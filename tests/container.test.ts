@@ -347,7 +347,11 @@ describe("Dockerfile (lint)", () => {
       }
     }
     expect(all(RUNTIME, "CMD")).toHaveLength(1); // DL4003
-    expect(execForm(all(RUNTIME, "CMD")[0]?.args ?? "")).toEqual(["node", "sidecar/src/main.ts"]); // DL3025
+    expect(execForm(all(RUNTIME, "CMD")[0]?.args ?? "")).toEqual([
+      "node",
+      "--max-semi-space-size=16",
+      "sidecar/src/main.ts",
+    ]); // DL3025
     expect(all(RUNTIME, "ENTRYPOINT")).toEqual([]);
   });
 

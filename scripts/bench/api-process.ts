@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { stopAll, stopChild, track } from "./children.ts";
 
-/** A server in a child process of its own, with its output piped and drained (nothing is dropped). */
+/** A server in a child process of its own, its stdout written to a file (nothing is dropped). */
 export interface ServerProcess {
   name: string;
   pid: number;
@@ -22,7 +24,9 @@ export { stopAll };
 
 /**
  * Runs `node SCRIPT` (Node's own type stripping, as deployed) and resolves once it prints
- * "listening on http://127.0.0.1:PORT".
+ * "listening on http://127.0.0.1:PORT". Its stdout (the access log) goes to a file, as a deployment's
+ * log collector would take it: drained through a pipe, the log cost CPU in this process, which also
+ * runs autocannon, and so slowed the load generator of exactly the phases that log.
  */
 export function startServer(
   name: string,
@@ -30,50 +34,61 @@ export function startServer(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  nodeArgs: readonly string[] = [],
 ): Promise<ServerProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, [script, ...args], {
+  const logDir = mkdtempSync(path.join(tmpdir(), "bench-log-"));
+  const logFile = path.join(logDir, "stdout.log");
+  const out = openSync(logFile, "w");
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", out, "pipe"],
   });
+  closeSync(out);
   track(child);
-  let bytes = 0;
-  let head = "";
   let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    bytes += chunk.length;
-    if (head.length < 4096) head += chunk.toString("utf8");
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    bytes += chunk.length;
+  child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString("utf8")).slice(-4000);
   });
+  const bytes = () => {
+    try {
+      return statSync(logFile).size + stderr.length;
+    } catch {
+      return 0;
+    }
+  };
+  const stop = async () => {
+    await stopChild(child);
+    rmSync(logDir, { recursive: true, force: true });
+  };
   return new Promise<ServerProcess>((resolve, reject) => {
+    let poll: NodeJS.Timeout | undefined;
     const fail = (why: string) => {
       clearTimeout(timer);
-      void stopChild(child).then(() => reject(new Error(`${name}: ${why}\n${stderr}`)));
+      clearInterval(poll);
+      void stop().then(() => reject(new Error(`${name}: ${why}\n${stderr}`)));
     };
     const timer = setTimeout(() => fail(`no "listening" line within ${timeoutMs} ms`), timeoutMs);
     const onExit = (code: number | null) => fail(`exited with ${code} before listening`);
     child.once("exit", onExit);
-    const onData = () => {
+    poll = setInterval(() => {
+      const head = readFileSync(logFile, "utf8").slice(0, 4096);
       const match = LISTENING.exec(head);
       if (!match?.[1] || child.pid === undefined) return;
       const listeningMs = performance.now() - started;
       clearTimeout(timer);
+      clearInterval(poll);
       child.off("exit", onExit);
-      child.stdout.off("data", onData);
       resolve({
         name,
         pid: child.pid,
         url: match[1],
         listeningMs,
-        outputBytes: () => bytes,
+        outputBytes: bytes,
         stderrTail: () => stderr,
-        stop: () => stopChild(child),
+        stop,
       });
-    };
-    child.stdout.on("data", onData);
+    }, 2);
   });
 }
 
@@ -133,4 +148,14 @@ export function machineBusyMs(): number {
   const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
   const [user = 0, nice = 0, system = 0] = line.trim().split(/\s+/).slice(1, 4).map(Number);
   return (user + nice + system) * 10;
+}
+
+/**
+ * The Node options the container starts the sidecar with (the flags between `node` and the script
+ * in the Dockerfile's exec-form CMD), so the benchmark measures the sidecar as deployed.
+ */
+export function containerNodeArgs(dockerfile = "Dockerfile"): string[] {
+  const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(readFileSync(dockerfile, "utf8"))?.[1];
+  const argv = cmd ? (JSON.parse(cmd) as string[]) : [];
+  return argv[0] === "node" ? argv.slice(1).filter((arg) => arg.startsWith("--")) : [];
 }

@@ -1,16 +1,37 @@
 import type { Server } from "node:http";
-import { setTimeout as delay } from "node:timers/promises";
-import { type Logger, pino } from "pino";
-import { ConfigError, parseConfig } from "../../src/config/parse-config.ts";
+import { enableCompileCache } from "node:module";
+import type { Logger } from "pino";
 import type { Config } from "../../src/schemas/config.ts";
-import { BundleStore } from "./bundle/bundle-store.ts";
-import { BundleError } from "./bundle/load-bundle.ts";
-import { createHub } from "./hub/create-hub.ts";
-import { SessionTokens } from "./mcp/session-tokens.ts";
-import { createMetrics } from "./metrics/metrics.ts";
-import { createSidecarServer } from "./server.ts";
+import type { BundleStore as Store } from "./bundle/bundle-store.ts";
+import type { createHub as CreateHub } from "./hub/create-hub.ts";
 
-function describe(config: Config, store: BundleStore, port: number): string {
+// Start-up time is a target (under 1 s with 100k reviews). V8's compiled code of the modules below
+// is cached on disk (Node's compile cache, in the OS temp folder) and reused by every later start,
+// which saves about a tenth of a second; so they are imported only once the cache is on.
+enableCompileCache();
+const [
+  { setTimeout: delay },
+  { pino },
+  { ConfigError, parseConfig },
+  { BundleStore },
+  { BundleError },
+  { createHub },
+  { SessionTokens },
+  { createMetrics },
+  { createSidecarServer },
+] = await Promise.all([
+  import("node:timers/promises"),
+  import("pino"),
+  import("../../src/config/parse-config.ts"),
+  import("./bundle/bundle-store.ts"),
+  import("./bundle/load-bundle.ts"),
+  import("./hub/create-hub.ts"),
+  import("./mcp/session-tokens.ts"),
+  import("./metrics/metrics.ts"),
+  import("./server.ts"),
+]);
+
+function describe(config: Config, store: Store, port: number): string {
   const local = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
   const lines = [`Reviews service listening on ${local} (public URL ${config.SITE_URL})`];
   if (config.SERVE_STATIC) {
@@ -40,7 +61,7 @@ const within = (work: Promise<unknown>, deadline: number) =>
  * load balancer can notice), then no new connections; in-flight requests and hub deliveries finish
  * within SHUTDOWN_TIMEOUT_MS, the database closes (checkpointing its WAL) and the process exits.
  */
-async function shutdown(config: Config, server: Server, websub: ReturnType<typeof createHub>, logger: Logger) {
+async function shutdown(config: Config, server: Server, websub: ReturnType<typeof CreateHub>, logger: Logger) {
   await delay(config.SHUTDOWN_DELAY_MS);
   const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
   const closed = new Promise((resolve) => server.close(resolve));
@@ -62,7 +83,7 @@ async function shutdown(config: Config, server: Server, websub: ReturnType<typeo
 /** The only file that reads configuration and listens. */
 function start(): void {
   let config: Config;
-  let store: BundleStore;
+  let store: Store;
   let logger: Logger;
   try {
     config = parseConfig();

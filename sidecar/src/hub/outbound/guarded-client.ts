@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import { rootCertificates } from "node:tls";
-import { Agent } from "undici";
+import type { Agent } from "undici";
 import type { AddressPolicy } from "./address-policy.ts";
 
 /** Path and query of an absolute URL exactly as written (a bare trailing "?" included). */
@@ -38,7 +38,10 @@ export interface OutboundResponse {
  * DNS rebinding cannot slip a private address in between check and connect.
  */
 export class GuardedClient {
-  readonly #agent: Agent;
+  // Made on the first outbound request: importing undici is a sixteenth of the sidecar's start-up,
+  // and a sidecar with nothing to deliver never needs it.
+  #agent: Promise<Agent> | undefined;
+  readonly #makeAgent: () => Promise<Agent>;
   #active = 0;
   readonly #waiting: (() => void)[] = [];
   peakActive = 0;
@@ -60,16 +63,19 @@ export class GuardedClient {
         return callback(null, first.address, first.family);
       });
     };
-    this.#agent = new Agent({
-      connect: {
-        lookup,
-        timeout: options.timeoutMs,
-        ...(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {}),
-      },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connections: options.concurrency,
-    });
+    this.#makeAgent = async () => {
+      const { Agent } = await import("undici");
+      return new Agent({
+        connect: {
+          lookup,
+          timeout: options.timeoutMs,
+          ...(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {}),
+        },
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        connections: options.concurrency,
+      });
+    };
   }
 
   /** Refuses a URL before any connection: wrong scheme, or an IP literal the policy forbids. */
@@ -103,7 +109,9 @@ export class GuardedClient {
     try {
       // The dispatcher takes the raw path: undici's request() would parse the whole URL and re-encode
       // the callback's own query (an apostrophe becomes %27), and WebSub wants it byte for byte.
-      const response = await this.#agent.request({
+      this.#agent ??= this.#makeAgent();
+      const agent = await this.#agent;
+      const response = await agent.request({
         origin: new URL(url).origin,
         path: rawPath(url),
         method,
@@ -129,6 +137,6 @@ export class GuardedClient {
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    if (this.#agent) await (await this.#agent).close();
   }
 }
