@@ -301,6 +301,9 @@ describe("accessibility and looks", () => {
         for (const details of document.querySelectorAll("details")) details.open = true;
       });
       expect(await seriousViolations(page), target).toEqual([]);
+      // The site follows the reader's colour scheme: the dark palette must pass as well.
+      await page.emulateMedia({ colorScheme: "dark" });
+      expect(await seriousViolations(page), `${target} (dark)`).toEqual([]);
       await page.close();
     }
   });
