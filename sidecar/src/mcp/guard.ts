@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import cors from "cors";
 import type { RequestHandler } from "express";
 import type { SiteUrls } from "../../../src/site/urls.ts";
@@ -22,21 +23,29 @@ function hostnameOf(value: string): string | undefined {
 
 /**
  * DNS-rebinding protection for /mcp: the Host must be the public host or a loopback name, and an
- * Origin, when sent, must be one of those too; anything else is a 403 before the request is read.
+ * Origin, when sent, must be one of those too. Returns why a request is refused, or undefined.
+ * Shared by the Express guard below and the tools/call fast path (which leaves refusals to Express).
  */
-export function hostAndOriginGuard(urls: SiteUrls): RequestHandler {
+export function hostAndOriginCheck(urls: SiteUrls): (headers: IncomingHttpHeaders) => string | undefined {
   const allowed = new Set([new URL(urls.base).hostname.toLowerCase(), ...LOOPBACK]);
-  return (req, res, next) => {
-    const host = hostOfHeader(req.headers.host ?? "");
-    if (!host || !allowed.has(host)) {
-      res
-        .status(403)
-        .json(jsonRpcError(null, -32000, `Forbidden: host ${req.headers.host ?? "(none)"} is not served here`));
-      return;
-    }
-    const origin = req.headers.origin;
+  return (headers) => {
+    const host = hostOfHeader(headers.host ?? "");
+    if (!host || !allowed.has(host)) return `Forbidden: host ${headers.host ?? "(none)"} is not served here`;
+    const origin = headers.origin;
     if (origin !== undefined && !allowed.has(hostnameOf(origin) ?? "")) {
-      res.status(403).json(jsonRpcError(null, -32000, `Forbidden: origin ${origin} is not allowed`));
+      return `Forbidden: origin ${origin} is not allowed`;
+    }
+    return undefined;
+  };
+}
+
+/** The guard as Express middleware: a refused request gets a 403 JSON-RPC error before its body is read. */
+export function hostAndOriginGuard(urls: SiteUrls): RequestHandler {
+  const check = hostAndOriginCheck(urls);
+  return (req, res, next) => {
+    const problem = check(req.headers);
+    if (problem) {
+      res.status(403).json(jsonRpcError(null, -32000, problem));
       return;
     }
     next();

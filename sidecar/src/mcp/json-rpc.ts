@@ -1,3 +1,5 @@
+import type { ServerResponse } from "node:http";
+
 /** A JSON-RPC 2.0 error response body. */
 export function jsonRpcError(id: string | number | null, code: number, message: string) {
   return { jsonrpc: "2.0" as const, id, error: { code, message } };
@@ -15,4 +17,16 @@ export function checkMessage(body: unknown): Message | string {
   if (message.method !== undefined && typeof message.method !== "string") return "method must be a string";
   if (message.method === undefined && !("result" in message) && !("error" in message)) return "method is missing";
   return message;
+}
+
+/**
+ * Writes a JSON-RPC body as Express's `res.status(status).json(body)` would (same bytes and headers),
+ * with plain node:http, so the rate limiter's answer is the same in Express and in the fast path.
+ */
+export function writeJsonRpc(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", String(Buffer.byteLength(text)));
+  res.end(text);
 }

@@ -1,14 +1,23 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Socket } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
-import { rateLimit } from "express-rate-limit";
+import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
-import { type BuildCache, readDocument } from "../bundle/loaded-bundle.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import { hostAndOriginGuard, mcpCors } from "./guard.ts";
-import { checkMessage, jsonRpcError } from "./json-rpc.ts";
-import { buildMcpServer, callTool, type McpContext } from "./server.ts";
+import {
+  directCallHeaders,
+  directToolCall,
+  mcpContext,
+  type ToolCallResponse,
+  toolCallResponse,
+  writeToolCallResponse,
+} from "./direct-call.ts";
+import { MCP_PATH, registerDirectEndpoint } from "./direct-endpoint.ts";
+import { hostAndOriginCheck, hostAndOriginGuard, mcpCors } from "./guard.ts";
+import { checkMessage, jsonRpcError, writeJsonRpc } from "./json-rpc.ts";
+import { buildMcpServer } from "./server.ts";
 import { sessionMetrics } from "./session-metrics.ts";
 import type { SessionTokens } from "./session-tokens.ts";
 
@@ -25,66 +34,43 @@ export interface McpRouteOptions {
 
 const SESSION_HEADER = "mcp-session-id";
 
+type SessionState = "missing" | "unknown" | "valid";
+
+function sessionState(headers: IncomingHttpHeaders, tokens: SessionTokens): SessionState {
+  const session = headers[SESSION_HEADER];
+  if (typeof session !== "string" || session === "") return "missing";
+  return tokens.check(session);
+}
+
 /** Reads the session header and answers 400 (missing) or 404 (unknown, expired, terminated) itself. */
 function requireSession(req: Request, res: Response, tokens: SessionTokens, id: string | number | null): boolean {
-  const session = req.headers[SESSION_HEADER];
-  if (typeof session !== "string" || session === "") {
+  const state = sessionState(req.headers, tokens);
+  if (state === "missing") {
     res
       .status(400)
       .json(jsonRpcError(id, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first"));
     return false;
   }
-  if (tokens.check(session) !== "valid") {
+  if (state !== "valid") {
     res.status(404).json(jsonRpcError(id, -32001, "Session not found: it expired or was terminated; initialize again"));
     return false;
   }
   return true;
 }
 
-const wants = (req: Request, type: string) => (req.headers.accept ?? "").includes(type);
-
-/**
- * tools/call in an established session is the hot path: answered here with the same callTool the
- * SDK server uses, without building a server and transport per call (about 0.6 ms of CPU each).
- * Anything unusual (headers the transport would refuse, a protocol version it does not know,
- * malformed params) is left to the SDK, so its answers stay the reference.
- */
-function answerToolCallDirectly(
-  req: Request,
-  res: Response,
-  message: { method?: unknown; params?: unknown },
-  id: string | number | null,
-  context: McpContext,
-  results: BuildCache<Buffer>,
-): boolean {
-  if (message.method !== "tools/call" || id === null) return false;
-  if (!wants(req, "application/json") || !wants(req, "text/event-stream") || !req.is("application/json")) return false;
-  const version = req.headers["mcp-protocol-version"];
-  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) return false;
-  const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
-  if (!params || typeof params.name !== "string") return false;
-  try {
-    // A build's tools are pure functions of their arguments: the serialized result is kept per build.
-    // Tool errors (invalid arguments) are results too, and as deterministic; an unknown tool throws.
-    const { name, arguments: args = {} } = params;
-    const result = results.memo(`${name}\u0000${JSON.stringify(args)}`, {
-      context: () => Buffer.from(JSON.stringify(callTool(context, name, args))),
-    });
-    // Written in three pieces so the cached bytes are sent as they are, never re-encoded.
-    const head = Buffer.from('{"result":');
-    const tail = Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
-    res.status(200).type("application/json");
-    res.setHeader("Content-Length", head.length + result.length + tail.length);
-    res.write(head);
-    res.write(result);
-    res.end(tail);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code !== "number") throw error;
-    res.status(200).json(jsonRpcError(id, code, (error as Error).message));
+// A connection's address never changes: its key (IPv6 addresses grouped by /56) is worked out once.
+const clientKeys = new WeakMap<Socket, string>();
+function clientKey(socket: Socket): string {
+  let key = clientKeys.get(socket);
+  if (key === undefined) {
+    key = ipKeyGenerator(socket.remoteAddress ?? "");
+    clientKeys.set(socket, key);
   }
-  return true;
+  return key;
 }
+
+const rpcId = (message: { id?: unknown }) =>
+  typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
 
 /**
  * POST/GET/DELETE /mcp over streamable HTTP. Every request gets a fresh server and transport over
@@ -105,13 +91,60 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     limit: options.rateLimitPerMinute,
     standardHeaders: "draft-7",
     legacyHeaders: false,
+    // The connection's address, which is what req.ip is without Express's "trust proxy" (never set
+    // here): a raw request in the tools/call fast path gets the same key.
+    keyGenerator: (req) => clientKey(req.socket),
+    // Plain node:http, so the fast path, which shares this limiter, answers 429 with the same bytes.
     handler: (_req, res, _next, opts) => {
-      res.status(opts.statusCode).json(jsonRpcError(null, -32000, "Too many requests: slow down and retry later"));
+      writeJsonRpc(res, opts.statusCode, jsonRpcError(null, -32000, "Too many requests: slow down and retry later"));
     },
   });
-  router.use("/mcp", hostAndOriginGuard(urls), mcpCors, limiter);
+  // Every answer of the endpoint is counted under its route, also those of the guard and the limiter.
+  const label: RequestHandler = (req, res, next) => {
+    if (req.path === "/") res.locals.metricsRoute = MCP_PATH;
+    next();
+  };
+  router.use(MCP_PATH, label, hostAndOriginGuard(urls), mcpCors, limiter);
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const refusal = hostAndOriginCheck(urls);
+  registerDirectEndpoint(tokens, {
+    maxBodyBytes,
+    mayAnswer: (req) =>
+      refusal(req.headers) === undefined &&
+      sessionState(req.headers, tokens) === "valid" &&
+      directCallHeaders(req.headers),
+    answer(req, bytes) {
+      let body: unknown;
+      try {
+        body = JSON.parse(bytes.toString("utf8"));
+      } catch {
+        return undefined;
+      }
+      const message = checkMessage(body);
+      if (typeof message === "string") return undefined;
+      const call = directToolCall(req.headers, message, rpcId(message));
+      // The session is checked again: it may have been terminated while the body arrived.
+      if (!call || sessionState(req.headers, tokens) !== "valid") return undefined;
+      try {
+        return toolCallResponse(store.current, urls, call);
+      } catch {
+        // An unknown tool (a JSON-RPC error) or a failure: Express answers those.
+        return undefined;
+      }
+    },
+    write: writeToolCallResponse,
+    cors: (req, res) => mcpCors(req as Request, res as Response, () => {}),
+    limit: (req, res) =>
+      new Promise<boolean>((resolve, reject) => {
+        const next = (error?: unknown) => (error ? reject(error) : resolve(true));
+        // Resolves after next() (already true) or after the limiter's own 429 answer (false).
+        Promise.resolve(limiter(req as Request, res as Response, next)).then(() => resolve(false), reject);
+      }),
+  });
 
-  const raw = express.raw({ type: () => true, limit: options.maxBodyBytes ?? 1024 * 1024 });
+  // A request the fast path read and then left to Express arrives finished with its body in
+  // req.body: the parser leaves it as it is.
+  const raw = express.raw({ type: () => true, limit: maxBodyBytes });
   // Body errors (too large, aborted) are answered as JSON-RPC errors like every other MCP failure.
   const readBody: RequestHandler = (req, res, next) =>
     raw(req, res, (error?: unknown) => {
@@ -134,21 +167,30 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       res.status(400).json(jsonRpcError(null, -32600, `Invalid Request: ${message}`));
       return;
     }
-    const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+    const id = rpcId(message);
     const initialize = message.method === "initialize";
     if (!initialize && !requireSession(req, res, tokens, id)) return;
 
     const loaded = store.current;
-    const context: McpContext = {
-      index: loaded.index,
-      search: loaded.search,
-      business: loaded.business,
-      aggregate: loaded.aggregate,
-      insights: loaded.insights,
-      urls,
-      readDocument: (path) => readDocument(loaded.bundle, path),
-    };
-    if (answerToolCallDirectly(req, res, message, id, context, loaded.toolResults)) return;
+    // tools/call in an established session is the hot path: answered with the same callTool the SDK
+    // server uses, without building a server and transport per call (about 0.6 ms of CPU each).
+    const call = directToolCall(req.headers, message, id);
+    if (call) {
+      let response: ToolCallResponse;
+      try {
+        response = toolCallResponse(loaded, urls, call);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (typeof code !== "number") throw error;
+        res.status(200).json(jsonRpcError(id, code, (error as Error).message));
+        return;
+      }
+      res.status(200).type("application/json");
+      res.setHeader("Content-Length", response.length);
+      writeToolCallResponse(res, response);
+      return;
+    }
+    const context = mcpContext(loaded, urls);
     const server = buildMcpServer(context);
     // Without a generator the transport runs stateless: the session was already checked above.
     const transport = new StreamableHTTPServerTransport(
@@ -165,7 +207,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       next(error);
     }
   };
-  router.post("/mcp", readBody, post);
+  router.post(MCP_PATH, readBody, post);
 
   router.delete("/mcp", (req, res) => {
     if (!requireSession(req, res, tokens, null)) return;
