@@ -6,15 +6,13 @@
  * under the /mcp route, and share the rate limiter's accounting with Express.
  */
 
-import type { Server } from "node:http";
-import { request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { type Logger, pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
 import { SessionTokens } from "../sidecar/src/mcp/session-tokens.ts";
 import { createSidecarServer } from "../sidecar/src/server.ts";
+import { listen, type RawResponse, sendRaw } from "./support/http.ts";
 import { initializeBody, MCP_HEADERS } from "./support/mcp-rpc.ts";
 
 const SITE = "https://reviews.test";
@@ -22,49 +20,10 @@ const SECRET = "fast-path-mcp-test-secret-0123456789";
 const VERSION = "2025-11-25";
 const silent = pino({ level: "silent" });
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer) {
-  return new Promise<Raw>((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    if (headers["Transfer-Encoding"] === "chunked" && body !== undefined) {
-      // Two chunks, so the body really is sent chunked.
-      const text = body.toString();
-      req.write(text.slice(0, 10));
-      req.end(text.slice(10));
-    } else {
-      req.end(body);
-    }
-  });
-}
-
-async function start(server: Server): Promise<{ base: string; close: () => Promise<void> }> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** A server pair over one build: Express alone, and the fast paths in front of it; own tokens each, one secret. */
 async function pair(store: BundleStore, perMinute: number, logger: Logger = silent) {
   const config = { SITE_URL: SITE, SERVE_STATIC: false, MCP_RATE_LIMIT_PER_MINUTE: perMinute };
-  const express = await start(
+  const express = await listen(
     createSidecarServer({
       config,
       store,
@@ -74,10 +33,10 @@ async function pair(store: BundleStore, perMinute: number, logger: Logger = sile
     }).server,
   );
   const built = createSidecarServer({ config, store, logger, sessions: new SessionTokens(SECRET, 3600) });
-  const fast = await start(built.server);
+  const fast = await listen(built.server);
   // The first /mcp request goes through Express on both and loads the MCP routes.
   for (const { base } of [express, fast]) {
-    const init = await send(base, "POST", "/mcp", { ...MCP_HEADERS }, initializeBody(VERSION));
+    const init = await sendRaw(base, "POST", "/mcp", { ...MCP_HEADERS }, initializeBody(VERSION));
     expect(init.status).toBe(200);
   }
   return { express, fast, metrics: built.metrics };
@@ -99,7 +58,7 @@ afterAll(async () => {
 });
 
 /** Headers as compared: the clock's Date, a generated id and the seconds to the window's reset differ by nature. */
-function comparable(raw: Raw, idGiven: boolean) {
+function comparable(raw: RawResponse, idGiven: boolean) {
   const { date: _date, ...headers } = raw.headers;
   if (!idGiven) {
     expect(headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
@@ -185,8 +144,8 @@ describe("the MCP tools/call fast path", () => {
     const other = new SessionTokens("another-secret-another-secret-another", 3600).issue();
     for (const [label, path, headers, body, method = "POST"] of cases(session, other)) {
       const idGiven = "X-Request-Id" in headers;
-      const viaExpress = comparable(await send(servers.express.base, method, path, headers, body), idGiven);
-      const viaFast = comparable(await send(servers.fast.base, method, path, headers, body), idGiven);
+      const viaExpress = comparable(await sendRaw(servers.express.base, method, path, headers, body), idGiven);
+      const viaFast = comparable(await sendRaw(servers.fast.base, method, path, headers, body), idGiven);
       expect(viaFast, label).toEqual(viaExpress);
     }
   });
@@ -208,11 +167,11 @@ describe("the MCP tools/call fast path", () => {
       ["fast-mcp-3", call("get_business", {})],
     ] as const;
     for (const [id, body] of asked) {
-      const answer = await send(servers.fast.base, "POST", "/mcp", { ...h, "X-Request-Id": id }, body);
+      const answer = await sendRaw(servers.fast.base, "POST", "/mcp", { ...h, "X-Request-Id": id }, body);
       expect(answer.status).toBe(200);
     }
     // A fall-through after the body was read (an unknown tool): Express logs it with headers.
-    await send(servers.fast.base, "POST", "/mcp", { ...h, "X-Request-Id": "express-mcp-1" }, call("nope", {}));
+    await sendRaw(servers.fast.base, "POST", "/mcp", { ...h, "X-Request-Id": "express-mcp-1" }, call("nope", {}));
     await new Promise((resolve) => setTimeout(resolve, 20));
     const entries = lines.map((line) => JSON.parse(line) as { req: { id: string; headers?: unknown } });
     for (const [id] of asked) {
@@ -235,8 +194,8 @@ describe("the MCP tools/call fast path", () => {
       bodies.push(call("search_reviews", { limit: 1 }), call("nope", {}), call("search_reviews", { limit: 2 }));
       const statuses: number[] = [];
       for (const body of bodies) {
-        const viaExpress = comparable(await send(limited.express.base, "POST", "/mcp", h, body), false);
-        const viaFast = comparable(await send(limited.fast.base, "POST", "/mcp", h, body), false);
+        const viaExpress = comparable(await sendRaw(limited.express.base, "POST", "/mcp", h, body), false);
+        const viaFast = comparable(await sendRaw(limited.fast.base, "POST", "/mcp", h, body), false);
         expect(viaFast, body).toEqual(viaExpress);
         statuses.push(viaFast.status);
       }

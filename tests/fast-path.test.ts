@@ -5,53 +5,19 @@
  * each with its id, and count each in /metrics.
  */
 
-import type { Server } from "node:http";
-import { request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { type Logger, pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
 import { createSidecarServer } from "../sidecar/src/server.ts";
+import { listen, type RawResponse, sendRaw } from "./support/http.ts";
 
 const SITE = "https://reviews.test";
 const silent = pino({ level: "silent" });
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function send(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-  return new Promise<Raw>((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-async function start(server: Server): Promise<{ base: string; close: () => Promise<void> }> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 let store: BundleStore;
 let lines: string[];
-let express: Awaited<ReturnType<typeof start>>;
-let fast: Awaited<ReturnType<typeof start>>;
+let express: Awaited<ReturnType<typeof listen>>;
+let fast: Awaited<ReturnType<typeof listen>>;
 let fastMetrics: ReturnType<typeof createSidecarServer>["metrics"];
 
 beforeAll(async () => {
@@ -59,10 +25,10 @@ beforeAll(async () => {
   lines = [];
   const logger: Logger = pino({ level: "info" }, { write: (line: string) => lines.push(line) });
   const config = { SITE_URL: SITE, SERVE_STATIC: false };
-  express = await start(createSidecarServer({ config, store, logger: silent, fastPath: false }).server);
+  express = await listen(createSidecarServer({ config, store, logger: silent, fastPath: false }).server);
   const built = createSidecarServer({ config, store, logger });
   fastMetrics = built.metrics;
-  fast = await start(built.server);
+  fast = await listen(built.server);
 });
 afterAll(async () => {
   await express.close();
@@ -70,7 +36,7 @@ afterAll(async () => {
 });
 
 /** Headers as compared: the clock's Date and a generated id differ by nature. */
-function comparable(raw: Raw, idGiven: boolean) {
+function comparable(raw: RawResponse, idGiven: boolean) {
   const { date: _date, ...headers } = raw.headers;
   if (!idGiven) {
     expect(headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
@@ -157,15 +123,15 @@ function cases(etag: string, lastModified: string, sinceEtag: string): Case[] {
 
 describe("the read API's fast path", () => {
   it("answers every request exactly as the Express app alone does", async () => {
-    const first = await send(express.base, "GET", "/api/reviews/search");
-    const since = await send(express.base, "GET", "/api/reviews/since/2024-01-01");
+    const first = await sendRaw(express.base, "GET", "/api/reviews/search");
+    const since = await sendRaw(express.base, "GET", "/api/reviews/since/2024-01-01");
     const etag = String(first.headers.etag);
     const lastModified = String(first.headers["last-modified"]);
     expect(etag).toMatch(/^"/);
     for (const [method, path, headers = {}, body] of cases(etag, lastModified, String(since.headers.etag))) {
       const idGiven = "X-Request-Id" in headers;
-      const viaExpress = comparable(await send(express.base, method, path, headers, body), idGiven);
-      const viaFast = comparable(await send(fast.base, method, path, headers, body), idGiven);
+      const viaExpress = comparable(await sendRaw(express.base, method, path, headers, body), idGiven);
+      const viaFast = comparable(await sendRaw(fast.base, method, path, headers, body), idGiven);
       expect(viaFast, `${method} ${path} ${JSON.stringify(headers)}`).toEqual(viaExpress);
     }
   });
@@ -179,7 +145,7 @@ describe("the read API's fast path", () => {
       ["GET", "/api/reviews/since/2024-01-01", { "X-Request-Id": "fast-4" }],
     ];
     const before = await fastMetrics.registry.getSingleMetricAsString("http_requests_total");
-    for (const [method, path, headers] of asked) await send(fast.base, method, path, headers);
+    for (const [method, path, headers] of asked) await sendRaw(fast.base, method, path, headers);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const entries = lines.map(
       (line) => JSON.parse(line) as { req: { id: string; headers?: unknown }; res: { statusCode: number } },

@@ -5,8 +5,6 @@
  * main.ts, calling a local HTTPS subscriber), the bearer token when configured, and /readyz.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pino } from "pino";
@@ -16,6 +14,7 @@ import { createHub } from "../sidecar/src/hub/create-hub.ts";
 import { createMetrics } from "../sidecar/src/metrics/metrics.ts";
 import { createSidecarServer } from "../sidecar/src/server.ts";
 import { parseConfig } from "../src/config/parse-config.ts";
+import { listen } from "./support/http.ts";
 import { HttpsSubscriber, makeTestCertificates } from "./support/https-subscriber.ts";
 import { initializeRaw, MCP_HEADERS } from "./support/mcp-rpc.ts";
 
@@ -27,7 +26,7 @@ let work: string;
 let subscriber: HttpsSubscriber;
 let websub: ReturnType<typeof createHub>;
 let bundles: BundleStore;
-let server: Server;
+let server: Awaited<ReturnType<typeof listen>> | undefined;
 let base: string;
 let ready: string | undefined;
 
@@ -52,20 +51,19 @@ beforeAll(async () => {
   const metrics = createMetrics();
   websub = createHub(config, bundles, silent, metrics);
   websub.hub.start();
-  ({ server } = createSidecarServer({
+  const built = createSidecarServer({
     config,
     store: bundles,
     logger: silent,
     hub: { ...websub.routes, ratePerMinute: 10_000, callbackHostRatePerMinute: 10_000 },
     metrics,
     readiness: () => ready,
-  }));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  server = await listen(built.server);
+  base = server.base;
 });
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await websub?.close();
   await subscriber?.close();
   rmSync(work, { recursive: true, force: true });

@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { logAnswered } from "../http/access-log.ts";
 import { COMMON_HEADERS } from "../http/common-headers.ts";
+import { wouldCompress } from "../http/compression.ts";
 import { requestId } from "../http/request-id.ts";
 import type { ToolCallResponse } from "../mcp/direct-call.ts";
-import { directEndpoint, MCP_PATH, type McpDirectEndpoint } from "../mcp/direct-endpoint.ts";
-import type { SessionTokens } from "../mcp/session-tokens.ts";
+import { type DirectEndpointSlot, MCP_PATH, type McpDirectEndpoint } from "../mcp/direct-endpoint.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 
 /**
@@ -20,8 +20,6 @@ export type McpCallFastPath = (
 
 // tools/call bodies are small: larger ones (up to the endpoint's limit) go to Express unread.
 const BODY_LIMIT = 64 * 1024;
-// compression's default threshold: smaller bodies are sent as they are, whatever the client accepts.
-const COMPRESSION_THRESHOLD = 1024;
 
 /** Reads a body of a known, small length; undefined if the request fails before its end. */
 function readBody(req: IncomingMessage, done: (body: Buffer | undefined) => void): void {
@@ -57,11 +55,11 @@ function appendVary(res: ServerResponse, token: string): void {
  * routes are loaded (the first /mcp request through Express loads them), nothing is taken.
  */
 export function createMcpCallFastPath(deps: {
-  tokens: SessionTokens;
+  endpoint: DirectEndpointSlot;
   logger: Logger;
   metrics: Metrics;
 }): McpCallFastPath {
-  const { tokens, logger, metrics } = deps;
+  const { logger, metrics } = deps;
   const logs = logger.isLevelEnabled("info");
 
   const respond = async (
@@ -90,7 +88,7 @@ export function createMcpCallFastPath(deps: {
 
   return (req, res, fallThrough) => {
     if (req.method !== "POST" || req.url !== MCP_PATH) return false;
-    const endpoint = directEndpoint(tokens);
+    const endpoint = deps.endpoint.current;
     if (!endpoint) return false;
     const headers = req.headers;
     if (headers["transfer-encoding"] !== undefined || headers["content-encoding"] !== undefined) return false;
@@ -104,9 +102,7 @@ export function createMcpCallFastPath(deps: {
         return;
       }
       const response = endpoint.answer(req, body);
-      const encoding = headers["accept-encoding"];
-      const compressed = encoding && encoding !== "identity" && (response?.length ?? 0) >= COMPRESSION_THRESHOLD;
-      if (!response || compressed) {
+      if (!response || wouldCompress(headers, response.length)) {
         (req as IncomingMessage & { body?: Buffer }).body = body;
         fallThrough(req, res);
         return;

@@ -3,7 +3,9 @@ import type { Logger } from "pino";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import type { LoadedBundle } from "../bundle/loaded-bundle.ts";
+import { logAnswered } from "../http/access-log.ts";
 import { COMMON_HEADERS } from "../http/common-headers.ts";
+import { COMPRESSION_THRESHOLD, wouldCompress } from "../http/compression.ts";
 import { writeErrorAnswer } from "../http/error-handler.ts";
 import { errorAnswer } from "../http/error-response.ts";
 import { requestId } from "../http/request-id.ts";
@@ -17,8 +19,6 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 const SEARCH = "/api/reviews/search";
 const SINCE = "/api/reviews/since/";
 const SINCE_ROUTE = "/api/reviews/since/:date";
-// compression's default threshold: smaller bodies are sent as they are, whatever the client accepts.
-const COMPRESSION_THRESHOLD = 1024;
 
 type Answer = { route: string; json: JsonBody } | { route: string; error: InvalidRequestError };
 
@@ -66,11 +66,8 @@ export function createFastPath(deps: { store: BundleStore; logger: Logger; metri
     const loaded = store.current;
     const found = answer(loaded, url);
     if (!found) return false;
-    const encoding = req.headers["accept-encoding"];
-    if (encoding && encoding !== "identity" && method === "GET") {
-      const size = "json" in found ? found.json.body.length : COMPRESSION_THRESHOLD;
-      if (size >= COMPRESSION_THRESHOLD) return false;
-    }
+    const size = "json" in found ? found.json.body.length : COMPRESSION_THRESHOLD;
+    if (method === "GET" && wouldCompress(req.headers, size)) return false;
 
     const id = requestId(req);
     // What the Express app's middleware adds: the request id (pino-http), Link, CORS (cors).
@@ -84,12 +81,7 @@ export function createFastPath(deps: { store: BundleStore; logger: Logger; metri
     }
     const ms = performance.now() - started;
     metrics.observeRequest(method, found.route, res.statusCode, ms / 1000);
-    // A lighter line than pino-http's (no headers), with the same id, method, URL, status and time.
-    if (logs)
-      logger.info(
-        { req: { id, method, url }, res: { statusCode: res.statusCode }, responseTime: ms },
-        "request completed",
-      );
+    if (logs) logAnswered(logger, { id, method, url, statusCode: res.statusCode, ms });
     return true;
   };
 }

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ToolCallResponse } from "./direct-call.ts";
-import type { SessionTokens } from "./session-tokens.ts";
 
 /** The MCP endpoint's path, and its route label in the request metrics. */
 export const MCP_PATH = "/mcp";
@@ -35,15 +34,10 @@ export interface McpDirectEndpoint {
   limit(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
 }
 
-// Keyed by the SessionTokens the routes were built with: createSidecarServer gives its app and its
-// fast path the same instance, so each server finds its own routes' limiter.
-const endpoints = new WeakMap<SessionTokens, McpDirectEndpoint>();
-
-export function registerDirectEndpoint(tokens: SessionTokens, endpoint: McpDirectEndpoint): void {
-  endpoints.set(tokens, endpoint);
-}
-
-/** The loaded MCP routes' endpoint for these session tokens, or undefined until they are loaded. */
-export function directEndpoint(tokens: SessionTokens): McpDirectEndpoint | undefined {
-  return endpoints.get(tokens);
+/**
+ * Where the MCP routes put their endpoint once loaded; createSidecarServer hands the same slot to
+ * its app and to its fast path. Empty until the routes load (the fast path then leaves /mcp alone).
+ */
+export interface DirectEndpointSlot {
+  current?: McpDirectEndpoint;
 }

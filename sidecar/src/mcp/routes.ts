@@ -14,7 +14,7 @@ import {
   toolCallResponse,
   writeToolCallResponse,
 } from "./direct-call.ts";
-import { MCP_PATH, registerDirectEndpoint } from "./direct-endpoint.ts";
+import { type DirectEndpointSlot, MCP_PATH } from "./direct-endpoint.ts";
 import { hostAndOriginCheck, hostAndOriginGuard, mcpCors } from "./guard.ts";
 import { checkMessage, jsonRpcError, writeJsonRpc } from "./json-rpc.ts";
 import { buildMcpServer } from "./server.ts";
@@ -30,6 +30,8 @@ export interface McpRouteOptions {
   maxBodyBytes?: number;
   /** Where opened and terminated sessions are counted. */
   metrics?: Metrics;
+  /** Receives what the raw tools/call fast path borrows from these routes. */
+  direct?: DirectEndpointSlot;
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -107,40 +109,42 @@ export function mcpRoutes(options: McpRouteOptions): Router {
   router.use(MCP_PATH, label, hostAndOriginGuard(urls), mcpCors, limiter);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const refusal = hostAndOriginCheck(urls);
-  registerDirectEndpoint(tokens, {
-    maxBodyBytes,
-    mayAnswer: (req) =>
-      refusal(req.headers) === undefined &&
-      sessionState(req.headers, tokens) === "valid" &&
-      directCallHeaders(req.headers),
-    answer(req, bytes) {
-      let body: unknown;
-      try {
-        body = JSON.parse(bytes.toString("utf8"));
-      } catch {
-        return undefined;
-      }
-      const message = checkMessage(body);
-      if (typeof message === "string") return undefined;
-      const call = directToolCall(req.headers, message, rpcId(message));
-      // The session is checked again: it may have been terminated while the body arrived.
-      if (!call || sessionState(req.headers, tokens) !== "valid") return undefined;
-      try {
-        return toolCallResponse(store.current, urls, call);
-      } catch {
-        // An unknown tool (a JSON-RPC error) or a failure: Express answers those.
-        return undefined;
-      }
-    },
-    write: writeToolCallResponse,
-    cors: (req, res) => mcpCors(req as Request, res as Response, () => {}),
-    limit: (req, res) =>
-      new Promise<boolean>((resolve, reject) => {
-        const next = (error?: unknown) => (error ? reject(error) : resolve(true));
-        // Resolves after next() (already true) or after the limiter's own 429 answer (false).
-        Promise.resolve(limiter(req as Request, res as Response, next)).then(() => resolve(false), reject);
-      }),
-  });
+  if (options.direct) {
+    options.direct.current = {
+      maxBodyBytes,
+      mayAnswer: (req) =>
+        refusal(req.headers) === undefined &&
+        sessionState(req.headers, tokens) === "valid" &&
+        directCallHeaders(req.headers),
+      answer(req, bytes) {
+        let body: unknown;
+        try {
+          body = JSON.parse(bytes.toString("utf8"));
+        } catch {
+          return undefined;
+        }
+        const message = checkMessage(body);
+        if (typeof message === "string") return undefined;
+        const call = directToolCall(req.headers, message, rpcId(message));
+        // The session is checked again: it may have been terminated while the body arrived.
+        if (!call || sessionState(req.headers, tokens) !== "valid") return undefined;
+        try {
+          return toolCallResponse(store.current, urls, call);
+        } catch {
+          // An unknown tool (a JSON-RPC error) or a failure: Express answers those.
+          return undefined;
+        }
+      },
+      write: writeToolCallResponse,
+      cors: (req, res) => mcpCors(req as Request, res as Response, () => {}),
+      limit: (req, res) =>
+        new Promise<boolean>((resolve, reject) => {
+          const next = (error?: unknown) => (error ? reject(error) : resolve(true));
+          // Resolves after next() (already true) or after the limiter's own 429 answer (false).
+          Promise.resolve(limiter(req as Request, res as Response, next)).then(() => resolve(false), reject);
+        }),
+    };
+  }
 
   // A request the fast path read and then left to Express arrives finished with its body in
   // req.body: the parser leaves it as it is.
