@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { ask, type Child, memoryMiB, nextMessage, startChild, stopAll } from "./bench/hub-processes.ts";
+import { memoryMiB } from "./bench/api-process.ts";
+import { ask, type Child, nextMessage, startChild, stopAll } from "./bench/hub-processes.ts";
 import { buildTwoSites, countSubscriptions, documentOf, swapDist, writeCertificate } from "./bench/hub-site.ts";
 
 /**
@@ -244,7 +245,7 @@ async function runOnce(
       rssIdle,
       rssBefore: before.rss,
       rssPeak: Math.max(rssPeak, after.rss),
-      hwm: after.hwm,
+      hwm: after.peak,
       heapPeak: heapPeak / MiB,
       liveBefore: liveBefore.heap / MiB,
       liveMid: mid.heap / MiB,

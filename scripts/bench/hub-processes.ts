@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { stopAll, stopChild, track } from "./children.ts";
 
@@ -75,30 +74,11 @@ export function startChild(
   });
 }
 
-/** VmRSS and VmHWM (peak RSS) of a process, in MiB. */
-export function memoryMiB(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) / 1024;
-  return { rss: field("VmRSS"), hwm: field("VmHWM") };
-}
-
 /** Sends an IPC message and resolves with the first reply of type `reply`. */
 export function ask<T>(child: ChildProcess, message: object, reply: string, timeoutMs = 10_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.off("message", onMessage);
-      reject(new Error(`no "${reply}" reply within ${timeoutMs} ms`));
-    }, timeoutMs);
-    timer.unref();
-    const onMessage = (answer: { type: string }) => {
-      if (answer.type !== reply) return;
-      clearTimeout(timer);
-      child.off("message", onMessage);
-      resolve(answer as T);
-    };
-    child.on("message", onMessage);
-    child.send(message);
-  });
+  const answer = nextMessage<T>(child, reply, timeoutMs);
+  child.send(message);
+  return answer;
 }
 
 /** Waits for one IPC message of type `type`. */
