@@ -86,7 +86,9 @@ describe("aspect analysis: hard cases", () => {
     const low = analyzer.analyze(text, 1);
     expect(low.suspected_sarcasm).toHaveLength(1);
     expect(text.slice(low.suspected_sarcasm[0]?.start, low.suspected_sarcasm[0]?.end)).toContain("Congratulations");
-    expect(low.aspects.find((a) => a.aspect === "quality")).toBeUndefined();
+    // "The line works." is a stated outcome, not praise: only the ironic clause is left out.
+    const quality = low.aspects.find((a) => a.aspect === "quality");
+    expect(quality?.evidence.map((e) => text.slice(e.start, e.end))).toEqual(["The line works."]);
     const high = analyzer.analyze(text, 5);
     expect(high.suspected_sarcasm).toEqual([]);
     expect(high.aspects.find((a) => a.aspect === "quality")?.polarity).toBe("positive");
@@ -99,6 +101,52 @@ describe("aspect analysis: hard cases", () => {
       price: "negative",
       professionalism: "positive",
     });
+  });
+});
+
+describe("aspect analysis: general rules of 1.2.0", () => {
+  it("compares the arrival time with the promised window or appointment", () => {
+    expect(aspects("Window was 8 to 10. He showed up at 1.")).toEqual({ punctuality: "negative" });
+    expect(aspects("They said sometime between 12 and 5. He got here at 6:15.")).toEqual({ punctuality: "negative" });
+    expect(aspects("Was told 1-3pm, he was there at 1:05.")).toEqual({ punctuality: "positive" });
+    expect(aspects("The window was 10-12 and he pulled up at 10:05.")).toEqual({ punctuality: "positive" });
+    expect(aspects("He was here at 7:58 for an 8:00 appointment.")).toEqual({ punctuality: "positive" });
+  });
+
+  it("compares the final bill with the quote", () => {
+    expect(aspects("They quoted $289 on the phone and the invoice was $612.")).toEqual({ price: "negative" });
+    expect(aspects("The quote was $1,200 and the final bill was $1,200.")).toEqual({ price: "positive" });
+  });
+
+  it("does not credit this business with what another one did", () => {
+    expect(aspects("We had a handyman flush it and it's been fine since.")).toEqual({});
+    expect(aspects("Ended up going with another company who came out in an hour.")).toEqual({});
+  });
+
+  it("reads a worry or a purpose as no judgement", () => {
+    expect(aspects("Was worried it would be a huge mess, but they vacuumed after.")).toEqual({
+      cleanliness: "positive",
+    });
+    expect(aspects("They called the next day to make sure everything was still working.")).toEqual({
+      communication: "positive",
+    });
+  });
+
+  it("lets an opinion word follow a conditioned word to the aspect it resolved to", () => {
+    expect(aspects("Nice neat work.")).toEqual({ quality: "positive" });
+  });
+
+  it("covers lead times, recurrences and make-goods phrased in other words", () => {
+    expect(aspects("The first available appointment was over a week out.")).toEqual({ responsiveness: "negative" });
+    expect(aspects("Booked a repipe two weeks out.")).toEqual({});
+    expect(aspects("It took them four days to call me back.")).toEqual({ responsiveness: "negative" });
+    expect(aspects("The new faucet already has a drip after two weeks.")).toEqual({ quality: "negative" });
+    expect(aspects("The toilet doesn't run anymore.")).toEqual({ quality: "positive" });
+    expect(aspects("Charged me for a part he never replaced.")).toEqual({ price: "negative" });
+    expect(aspects("The price didn't change.")).toEqual({ price: "positive" });
+    expect(aspects("He didn't leave a mess.")).toEqual({ cleanliness: "positive" });
+    expect(aspects("Talked us through the options.")).toEqual({ communication: "positive" });
+    expect(aspects("He was a little gruff.")).toEqual({ professionalism: "negative" });
   });
 });
 

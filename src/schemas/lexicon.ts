@@ -42,6 +42,16 @@ export const ValenceLexiconSchema = z.strictObject({
   problem_nouns: z.array(z.string().min(1)),
   /** Common words that are first names when capitalised mid-clause ("Bill was neat" is not an invoice). */
   person_names: z.array(z.string().min(1)),
+  /**
+   * Phrases naming another business ("another company", "a handyman"): what follows them in the same
+   * comma-separated segment is about that business, not this one.
+   */
+  other_parties: z.array(LexiconPatternSchema),
+  /**
+   * Phrases that make what follows them in the same segment an expectation or a purpose, not a judgement
+   * ("I was worried it would be a mess", "called to make sure it was working").
+   */
+  hedges: z.array(LexiconPatternSchema),
 });
 export type ValenceLexicon = z.infer<typeof ValenceLexiconSchema>;
 

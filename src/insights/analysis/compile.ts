@@ -9,6 +9,11 @@ export interface Term {
   word: number | null;
   /** Valence per aspect, used when the clause names that aspect through another cue. */
   conditioned: [AspectId, number][] | null;
+  /**
+   * "other": names another business, so the rest of its segment is not about this one; "hedge": what
+   * follows in its segment is an expectation or a purpose, not a judgement.
+   */
+  scope: "other" | "hedge" | null;
 }
 
 export interface IdiomRegex {
@@ -46,7 +51,7 @@ export function compileLexicon(lexicon: Lexicon): CompiledLexicon {
   const term = (pattern: string): Term => {
     let t = terms.get(pattern);
     if (!t) {
-      t = { cue: null, word: null, conditioned: null };
+      t = { cue: null, word: null, conditioned: null, scope: null };
       terms.set(pattern, t);
     }
     return t;
@@ -59,6 +64,8 @@ export function compileLexicon(lexicon: Lexicon): CompiledLexicon {
     term(pattern).conditioned = Object.entries(byAspect) as [AspectId, number][];
   }
   const v = lexicon.valence;
+  for (const pattern of v.other_parties) term(pattern).scope = "other";
+  for (const pattern of v.hedges) term(pattern).scope = "hedge";
   const keywords: string[] = [];
   const keywordIndex = new Map<string, number>();
   const indexOf = (keyword: string): number => {

@@ -14,6 +14,15 @@ export interface Hit {
 
 const SEGMENT_BREAKS = new Set([",", ":", "(", ")", "-", "–", "—", "/"]);
 
+/** The segment of a clause that the character at `offset` lies in, counted as `findHits` counts them. */
+export function segmentAt(tokens: Tokens, clause: Clause, offset: number): number {
+  let segment = 0;
+  for (let i = clause.first; i < clause.last && (tokens.start[i] as number) < offset; i++) {
+    if (tokens.punct[i] === 1 && SEGMENT_BREAKS.has(tokens.normal[i] as string)) segment++;
+  }
+  return segment;
+}
+
 /**
  * Lexicon hits of a clause, left to right, longest match first and never overlapping, so "no hidden
  * fees" is one cue rather than a negator plus "hidden fees". Sarcasm markers are looked for only when asked

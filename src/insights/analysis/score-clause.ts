@@ -1,7 +1,7 @@
 import type { AspectId } from "../../schemas/analysis.ts";
 import type { Clause } from "./clauses.ts";
 import type { CompiledLexicon } from "./compile.ts";
-import { findHits, type Hit } from "./detect-aspects.ts";
+import { findHits, type Hit, segmentAt } from "./detect-aspects.ts";
 import type { Tokens } from "./tokens.ts";
 
 export interface AspectScore {
@@ -14,6 +14,8 @@ export interface IdiomHit {
   aspect: AspectId;
   valence: number;
   id: string;
+  /** Character offset of the match in the review. */
+  at: number;
 }
 
 export interface ClauseScore {
@@ -140,19 +142,54 @@ function addCue(
   st.total += value;
 }
 
+/** The aspect a cue judges: a conditioned word's resolved aspect ("neat" work: quality), else its own. */
+function cueAspect(hits: Hit[], h: Hit | null): AspectId | undefined {
+  if (!h) return undefined;
+  return (h.term.conditioned && conditionedTarget(hits, h)?.[0]) || h.term.cue?.aspect;
+}
+
 function conditionedTarget(hits: Hit[], h: Hit): [AspectId, number] | undefined {
   for (const entry of h.term.conditioned as [AspectId, number][]) if (segmentNames(hits, h, entry[0])) return entry;
   return undefined;
+}
+
+/**
+ * Drops the hits that an "other business" or a hedge phrase before them in their segment takes out of the
+ * judgement ("had a handyman flush it and it's been fine since", "I was worried it would be a mess"), and
+ * the idioms that start there. Returns the hits unchanged (no allocation) when the clause has no such phrase.
+ */
+function unscoped(
+  hits: Hit[],
+  idioms: IdiomHit[],
+  tokens: Tokens,
+  clause: Clause,
+): { hits: Hit[]; idioms: IdiomHit[] } {
+  let scoped = false;
+  for (const h of hits) if (h.term.scope) scoped = true;
+  if (!scoped) return { hits, idioms };
+  const from = new Map<number, number>();
+  for (const h of hits) if (h.term.scope && !from.has(h.segment)) from.set(h.segment, h.start);
+  const kept = hits.filter((h) => {
+    const start = from.get(h.segment);
+    return start === undefined || h.start < start;
+  });
+  const keptIdioms = idioms.filter((idiom) => {
+    const start = from.get(segmentAt(tokens, clause, idiom.at));
+    return start === undefined || idiom.at < (tokens.start[start] as number);
+  });
+  return { hits: kept, idioms: keptIdioms };
 }
 
 export function scoreClause(
   tokens: Tokens,
   clause: Clause,
   lex: CompiledLexicon,
-  idioms: IdiomHit[],
+  clauseIdioms: IdiomHit[],
   withSarcasm = false,
 ): ClauseScore {
-  const { hits, sarcasm } = findHits(tokens, clause, lex, withSarcasm);
+  const found = findHits(tokens, clause, lex, withSarcasm);
+  const sarcasm = found.sarcasm;
+  const { hits, idioms } = unscoped(found.hits, clauseIdioms, tokens, clause);
   const st: Scoring = { scores: new Map(), total: 0 };
   for (const h of hits) {
     const cue = h.term.cue;
@@ -178,7 +215,7 @@ export function scoreClause(
     const value = modify(h.term.word, h, hits, tokens, clause, lex);
     st.total += value;
     const target =
-      nearestCue(hits, h)?.term.cue?.aspect ?? (st.scores.size === 1 ? st.scores.keys().next().value : null);
+      cueAspect(hits, nearestCue(hits, h)) ?? (st.scores.size === 1 ? st.scores.keys().next().value : null);
     if (target) add(st, target, value, null);
   }
   return { aspects: [...st.scores.values()], total: st.total, sarcasmMarker: sarcasm };

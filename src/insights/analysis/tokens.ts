@@ -34,43 +34,90 @@ export interface Tokens {
 // Negation and NER are left out of the pipe: the scorer keeps its own short negation scope (wink's runs to
 // the next punctuation mark, which swallows "wasn't late and there were no hidden fees"), and the pipe's
 // cost is most of the analysis time.
-const nlp = winkNLP(model, ["sbd", "pos"]);
-const its = nlp.its;
+const PIPE = ["sbd", "pos"];
+
+/** The part of wink's core model that its cache grows: the lexemes, by text and by index. */
+interface Lexemes {
+  hash: Record<string, number>;
+  list: string[];
+}
+
+/**
+ * wink caches every word it reads that its model lacks, and a cached word is tokenised differently
+ * afterwards ("year's" is one token once some text has cached it, two before), so a result would
+ * depend on the texts read before it: a warm incremental build could differ from a cold one, and a
+ * worker thread from the main thread. After each text the engine forgets the words that text added
+ * (their hash entries; the lists stay, because wink's feature rows for them are indexed alongside and
+ * private), so every text is read as by a fresh wink. The core model is wink's own object, reached
+ * through the model's public `core()` loader; tests/insights-tokens.test.ts fails if that changes.
+ * The lists still grow with every unknown word read, so the engine is rebuilt (about 70 ms) past
+ * REBUILD_AFTER of them, which history independence makes invisible.
+ */
+const REBUILD_AFTER = 500_000;
+
+interface Engine {
+  nlp: ReturnType<typeof winkNLP>;
+  lexemes: Lexemes;
+  /** Lexemes before the first text: the model's own and any wink adds when it starts. */
+  base: number;
+  /** Lexemes whose hash entries are already forgotten (or the model's own). */
+  forgotten: number;
+}
+
+function createEngine(): Engine {
+  let core: { features: { lexeme: Lexemes } } | undefined;
+  const loader = {
+    ...model,
+    core: () => {
+      core = (model.core as () => typeof core)();
+      return core;
+    },
+  } as typeof model;
+  const nlp = winkNLP(loader, PIPE as Parameters<typeof winkNLP>[1]);
+  const lexemes = core?.features.lexeme;
+  if (!lexemes || !Array.isArray(lexemes.list) || typeof lexemes.hash !== "object") {
+    throw new Error("wink-nlp's core model no longer has features.lexeme.{hash,list}: see tokens.ts");
+  }
+  return { nlp, lexemes, base: lexemes.list.length, forgotten: lexemes.list.length };
+}
+
+let engine = createEngine();
+// wink's property readers are module-level, the same for every engine.
+const its = engine.nlp.its;
 
 const NOMINAL = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
 const DETERMINERS = new Set(["the", "a", "an", "our", "my", "your", "this", "that", "final", "water", "each"]);
 
 /**
- * Every text this thread's wink has read, in order. wink adds each word it has not seen to its cache, and a
- * word once there is tokenised differently afterwards ("year's" is one token after some texts, two before),
- * so a result depends on the texts read before it. A worker thread replays the history to be in the state
- * this thread would be in (src/insights/step/parallel.ts), and texts analysed by a worker on this thread's
- * behalf are replayed here before the next one is read. The entries are the texts themselves (shared).
+ * Words of letters only, or of digits only, are tokenised whole whether wink has cached them or not
+ * (every path of its tokeniser adds such a string as one token), so keeping them changes no result
+ * and spares reading them again; tests/insights-tokens.test.ts holds that.
  */
-const history: string[] = [];
-let read = 0;
+const ALWAYS_WHOLE = /^(?:[a-z]+|[0-9]+)$/i;
 
-function catchUp(): void {
-  while (read < history.length) nlp.readDoc(history[read++] as string);
+/**
+ * Drops the lexemes the last text added from wink's hash, so the next text reads as the first. The
+ * entry is set to undefined rather than deleted: deleting from a dictionary this size leaves holes
+ * that V8 rehashes away, which cost a tenth of the analysis time.
+ */
+function forget(): void {
+  const { hash, list } = engine.lexemes;
+  for (let i = engine.forgotten; i < list.length; i++) {
+    const word = list[i] as string;
+    if (hash[word] === i && !ALWAYS_WHOLE.test(word)) (hash as Record<string, number | undefined>)[word] = undefined;
+  }
+  engine.forgotten = list.length;
+  if (list.length - engine.base > REBUILD_AFTER) engine = createEngine();
 }
 
-/** The texts read so far (or due to be replayed), in order. */
-export function readHistory(): readonly string[] {
-  return history;
-}
-
-/** Texts read elsewhere, in order after the history: read now (`now`) or before the next text. */
-export function replay(texts: readonly string[], now = false): void {
-  for (const text of texts) history.push(text);
-  if (now) catchUp();
+/** How many unknown words the engine has read and forgotten (for tests). */
+export function forgottenWords(): number {
+  return engine.forgotten - engine.base;
 }
 
 /** `names` are common words that are first names when capitalised ("Bill", "Will"); they become "<name>". */
 export function tokenize(text: string, names: ReadonlySet<string> = new Set()): Tokens {
-  catchUp();
-  const doc = nlp.readDoc(text);
-  history.push(text);
-  read = history.length;
+  const doc = engine.nlp.readDoc(text);
   const tokens = doc.tokens();
   const values = tokens.out(its.value);
   const wordNormal = tokens.out(its.normal);
@@ -116,5 +163,7 @@ export function tokenize(text: string, names: ReadonlySet<string> = new Set()): 
     if (values[i] === "-" && start[i] === end[i - 1] && end[i] === start[i + 1] && punct[i + 1] === 0) punct[i] = 2;
   }
   const sentences = doc.sentences().out(its.span) as unknown as number[][];
+  // Everything is read out of the document: its words may go.
+  forget();
   return { value: values, normal, lemma, wordNormal, wordLemma, pos, stop, punct, nominal, start, end, sentences };
 }
