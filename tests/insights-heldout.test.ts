@@ -4,15 +4,16 @@ import { createAnalyzer, loadLexicon } from "../src/insights/analysis/analyze-re
 import { evaluate } from "../src/insights/eval/evaluate.ts";
 import { parseLabelled } from "../src/insights/eval/read-labelled.ts";
 
-// The held-out set was written by someone who never saw the analyser, and nobody tunes on it: it is
-// scored here only to catch regressions against the last recorded figures.
+// heldout-2 was written by two people who never saw the analyser, and nobody tunes on it: it is scored
+// here only to catch regressions against the last recorded figures. heldout-1 and dev are tuned on.
+const SETS = ["heldout-2", "heldout-1", "dev"] as const;
 const record = JSON.parse(readFileSync("tests/fixtures/insights/recorded-scores.json", "utf8")) as Record<
-  "heldout" | "dev",
+  (typeof SETS)[number],
   { file: string; scores: Record<string, number> }
 >;
 const analyzer = createAnalyzer(loadLexicon().lexicon);
 
-describe.each(["heldout", "dev"] as const)("aspect analyser on the %s set", (set) => {
+describe.each(SETS)("aspect analyser on the %s set", (set) => {
   const { file, scores: recorded } = record[set];
   const gold = parseLabelled(readFileSync(file, "utf8"), file);
   const { overall } = evaluate(analyzer, gold);
