@@ -1,16 +1,16 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { LRUCache } from "lru-cache";
 import type { Business } from "../../../src/schemas/business.ts";
 import type { InsightsDocument } from "../../../src/schemas/insights.ts";
-import type { AggregateRating, ReviewsDocument } from "../../../src/schemas/reviews-document.ts";
+import type { AggregateRating } from "../../../src/schemas/reviews-document.ts";
 import type { SearchResponse } from "../../../src/schemas/search.ts";
 import { buildReviewIndex, type ReviewIndex } from "../../../src/search/review-index.ts";
 import { searchReviews } from "../../../src/search/search-reviews.ts";
 import { httpDate } from "../../../src/site/time.ts";
 import type { JsonBody } from "../http/send-json.ts";
 import { type Bundle, BundleError, loadBundle } from "./load-bundle.ts";
+import { readReviewsDocument } from "./read-reviews.ts";
 
 /**
  * A bounded cache of one build's answers: `cache.memo(key, { context: compute })` computes an answer
@@ -60,13 +60,7 @@ export function loadIndexedBundle(distDir: string, options: { pages?: boolean } 
   const bundle = loadBundle(distDir, options);
   const entry = bundle.entries.get("/reviews.json");
   if (!entry) throw new BundleError(`${bundle.dir} has no /reviews.json in its manifest; rebuild it.`);
-  // Read straight into a string and hashed as UTF-8 (the bytes of the file): no 45 MB Buffer and its
-  // external copy of the text linger until a full collection.
-  const text = readFileSync(path.join(bundle.dir, entry.file), "utf8");
-  if (createHash("sha256").update(text).digest("hex") !== entry.sha256) {
-    throw new BundleError(`${entry.file} does not match its manifest (a build may be in progress).`);
-  }
-  const document = JSON.parse(text) as ReviewsDocument;
+  const document = readReviewsDocument(path.join(bundle.dir, entry.file), entry.sha256);
   const index = buildReviewIndex(document, bundle.manifest.data_sha256);
   const searches = buildCache<SearchResponse>(500);
   return {

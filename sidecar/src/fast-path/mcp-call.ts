@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { logAnswered } from "../http/access-log.ts";
+import { createAccessLog } from "../http/access-log.ts";
 import { COMMON_HEADERS } from "../http/common-headers.ts";
 import { wouldCompress } from "../http/compression.ts";
 import { requestId } from "../http/request-id.ts";
@@ -60,7 +60,7 @@ export function createMcpCallFastPath(deps: {
   metrics: Metrics;
 }): McpCallFastPath {
   const { logger, metrics } = deps;
-  const logs = logger.isLevelEnabled("info");
+  const accessLog = createAccessLog(logger);
 
   const respond = async (
     endpoint: McpDirectEndpoint,
@@ -83,7 +83,7 @@ export function createMcpCallFastPath(deps: {
     }
     const ms = performance.now() - started;
     metrics.observeRequest("POST", MCP_PATH, res.statusCode, ms / 1000);
-    if (logs) logAnswered(logger, { id, method: "POST", url: MCP_PATH, statusCode: res.statusCode, ms });
+    accessLog?.({ id, method: "POST", url: MCP_PATH, statusCode: res.statusCode, ms });
   };
 
   return (req, res, fallThrough) => {

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import type { LoadedBundle } from "../bundle/loaded-bundle.ts";
-import { logAnswered } from "../http/access-log.ts";
+import { createAccessLog } from "../http/access-log.ts";
 import { COMMON_HEADERS } from "../http/common-headers.ts";
 import { COMPRESSION_THRESHOLD, wouldCompress } from "../http/compression.ts";
 import { writeErrorAnswer } from "../http/error-handler.ts";
@@ -56,7 +56,7 @@ function answer(loaded: LoadedBundle, url: string): Answer | undefined {
  */
 export function createFastPath(deps: { store: BundleStore; logger: Logger; metrics: Metrics }): FastPath {
   const { store, logger, metrics } = deps;
-  const logs = logger.isLevelEnabled("info");
+  const accessLog = createAccessLog(logger);
   return (req, res) => {
     const method = req.method;
     if (method !== "GET" && method !== "HEAD") return false;
@@ -81,7 +81,7 @@ export function createFastPath(deps: { store: BundleStore; logger: Logger; metri
     }
     const ms = performance.now() - started;
     metrics.observeRequest(method, found.route, res.statusCode, ms / 1000);
-    if (logs) logAnswered(logger, { id, method, url, statusCode: res.statusCode, ms });
+    accessLog?.({ id, method, url, statusCode: res.statusCode, ms });
     return true;
   };
 }
