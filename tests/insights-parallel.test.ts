@@ -8,8 +8,8 @@ import { createAnalyzer, loadLexicon } from "../src/insights/analysis/analyze-re
 import { analyseText } from "../src/insights/step/analyse-reviews.ts";
 import { analyseWithWorker } from "../src/insights/step/parallel.ts";
 
-// The sample reviews and the development set, in order: wink's tokens depend on the texts it read
-// before (a word it has seen is kept whole later: "year's"), so the order is part of the result.
+// The sample reviews and the development set. A text's result must not depend on what was read before
+// it (tests/insights-tokens.test.ts), so the worker's share equals what this thread would have made.
 const dev = readFileSync("tests/fixtures/insights/dev.jsonl", "utf8")
   .trim()
   .split("\n")
@@ -43,7 +43,6 @@ function singleThreaded(): string {
 
 describe("per-review step on a worker thread", () => {
   it("gives the single-threaded entries, in order, and the same result for a text analysed afterwards", () => {
-    // First in this file: this thread's wink has read nothing yet, like the fresh process.
     const { lexicon } = loadLexicon();
     const analyzer = createAnalyzer(lexicon);
     const opinion = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));

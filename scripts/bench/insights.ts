@@ -25,9 +25,13 @@ interface StepRun {
 }
 
 export interface InsightsBench {
-  /** Cold per-review step at `throughputReviews`: synthetic reviews (short) and sample-length ones. */
+  /**
+   * Cold per-review step at `throughputReviews` on this thread alone: synthetic reviews (short) and
+   * sample-length ones; then sample-length ones on this thread and a worker (the build's default).
+   */
   coldSynthetic: StepRun;
   coldSampleLength: StepRun;
+  coldSampleLengthTwoThreads: StepRun;
   /** Cold step over the data set, then a rebuild after adding one review (warm cache). */
   coldDataset: StepRun;
   rebuild: StepRun;
@@ -54,14 +58,18 @@ function reviewsFor(kind: Kind, count: number, seed: number): { business: Datase
   return { business, reviews: reviews.sort(compareNewestFirst) };
 }
 
-/** In the child: the step over `count` reviews (+1 when `plusOne`) in `root`, whose cache may be warm. */
-function runStep(root: string, kind: Kind, count: number, plusOne: boolean): StepRun {
+/**
+ * In the child: the step over `count` reviews (+1 when `plusOne`) in `root`, whose cache may be warm,
+ * on `threads` threads (2: this one and a worker, as a build on this machine does).
+ */
+function runStep(root: string, kind: Kind, count: number, plusOne: boolean, threads: number): StepRun {
   const { business, reviews } = reviewsFor(kind, count + 1, 42);
   const list = plusOne ? reviews : reviews.slice(1);
   const urls = siteUrls("https://reviews.example.com");
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const result = computeInsights({ root, dataDir: root, dataset: { business, reviews: list, sourceSha256: "" }, urls });
+  const dataset = { business, reviews: list, sourceSha256: "" };
+  const result = computeInsights({ root, dataDir: root, dataset, urls, workers: { threads } });
   const { user, system } = process.cpuUsage(cpu);
   return {
     reviews: list.length,
@@ -74,10 +82,19 @@ function runStep(root: string, kind: Kind, count: number, plusOne: boolean): Ste
   };
 }
 
-function child(root: string, kind: Kind, count: number, plusOne: boolean): StepRun {
+function child(root: string, kind: Kind, count: number, plusOne: boolean, threads = 2): StepRun {
   const run = spawnSync(
     process.execPath,
-    ["--import", "tsx", import.meta.filename, root, kind, String(count), plusOne ? "plus-one" : "cold"],
+    [
+      "--import",
+      "tsx",
+      import.meta.filename,
+      root,
+      kind,
+      String(count),
+      plusOne ? "plus-one" : "cold",
+      String(threads),
+    ],
     { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
   );
   if (run.status !== 0) throw new Error(`insights benchmark failed:\n${run.stderr}`);
@@ -98,8 +115,9 @@ export function benchInsights(throughputReviews = 10_000, datasetReviews = 100_0
     return roots.at(-1) as string;
   };
   try {
-    const coldSynthetic = child(root(), "synthetic", throughputReviews, false);
-    const coldSampleLength = child(root(), "sample", throughputReviews, false);
+    const coldSynthetic = child(root(), "synthetic", throughputReviews, false, 1);
+    const coldSampleLength = child(root(), "sample", throughputReviews, false, 1);
+    const coldSampleLengthTwoThreads = child(root(), "sample", throughputReviews, false, 2);
     const big = root();
     const coldDataset = child(big, "synthetic", datasetReviews, false);
     const rebuild = child(big, "synthetic", datasetReviews, true);
@@ -111,22 +129,23 @@ export function benchInsights(throughputReviews = 10_000, datasetReviews = 100_0
       console.log(
         `insights: cold per-review step, ${r.analysed} ${what}: ${rate(r)} (${f(r.stepSeconds)} s wall, ${f(r.cpuSeconds)} s CPU); ${tail(r)}`,
       );
-    cold("synthetic reviews (~160 chars)", coldSynthetic);
-    cold("sample-length reviews (~350 chars)", coldSampleLength);
-    cold("synthetic reviews", coldDataset);
+    cold("synthetic reviews (~160 chars), 1 thread", coldSynthetic);
+    cold("sample-length reviews (~350 chars), 1 thread", coldSampleLength);
+    cold("sample-length reviews (~350 chars), 2 threads", coldSampleLengthTwoThreads);
+    cold("synthetic reviews, 2 threads", coldDataset);
     console.log(
       `insights: rebuild after adding 1 review to ${datasetReviews}: ${f(rebuild.totalSeconds)} s wall (per-review step ${f(rebuild.stepSeconds)} s, ${rebuild.analysed} analysed), ${f(rebuild.cpuSeconds)} s CPU; cache ${cacheMiB.toFixed(1)} MiB; ${tail(rebuild)}`,
     );
-    return { coldSynthetic, coldSampleLength, coldDataset, rebuild, cacheMiB };
+    return { coldSynthetic, coldSampleLength, coldSampleLengthTwoThreads, coldDataset, rebuild, cacheMiB };
   } finally {
     for (const r of roots) rmSync(r, { recursive: true, force: true });
   }
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const [root, kind, count, mode] = process.argv.slice(2);
+  const [root, kind, count, mode, threads] = process.argv.slice(2);
   if (root && count) {
-    console.log(JSON.stringify(runStep(root, kind as Kind, Number(count), mode === "plus-one")));
+    console.log(JSON.stringify(runStep(root, kind as Kind, Number(count), mode === "plus-one", Number(threads))));
   } else {
     benchInsights(...(process.argv.slice(2).map(Number) as [number?, number?]));
   }

@@ -3,8 +3,7 @@ import { DONE, FAILED, type WorkerInput, type WorkerOutput } from "./parallel.ts
 
 /**
  * The worker thread of the per-review step (see parallel.ts): builds its own analyser from the lexicon,
- * replays what the main thread's wink read before its share, analyses the share, posts the entries and
- * raises the flag. Modules load inside the try, so a failure to load them is reported like any other
+ * analyses its share, posts the entries and raises the flag. Modules load inside the try, so a failure to load them is reported like any other
  * and the main thread does the share itself.
  */
 const input = workerData as WorkerInput;
@@ -12,11 +11,9 @@ const flag = new Int32Array(input.signal);
 let output: WorkerOutput;
 try {
   const { createAnalyzer } = await import("../analysis/analyze-review.ts");
-  const { replay } = await import("../analysis/tokens.ts");
   const { analyseText } = await import("./analyse-reviews.ts");
   const analyzer = createAnalyzer(input.lexicon);
   const opinionWords = new Set(input.opinionWords);
-  replay(input.prime, true);
   output = {
     entries: input.texts.map((text, i) => analyseText(analyzer, text, input.ratings[i] as number, opinionWords)),
   };

@@ -25,16 +25,16 @@ export interface InsightsStepOptions {
   wrapAnalyzer?: (analyzer: ReviewAnalyzer) => ReviewAnalyzer;
   /**
    * Threads for the uncached reviews: with 2 (the default when there are 2 cores or more), this thread
-   * shares them with a worker when more than `minimum` (default 20,000) need analysing; 1 turns that off.
+   * shares them with a worker when more than `minimum` (default 5,000) need analysing; 1 turns that off.
    */
   workers?: { threads?: number; minimum?: number };
 }
 
 /**
- * Below this many uncached reviews a worker does not pay: it takes ~0.6 s to start and load the language
- * model, and it must replay the texts before its share (see parallel.ts), about half the cost of analysing them.
+ * Below this many uncached reviews a worker hardly pays: it takes ~0.5 s to start and load the language
+ * model, about 2,000 reviews' worth of analysis on this thread.
  */
-const WORKER_MINIMUM = 20_000;
+const WORKER_MINIMUM = 5_000;
 
 export interface InsightsStepResult {
   document: InsightsDocument;

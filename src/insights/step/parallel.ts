@@ -3,15 +3,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { Lexicon } from "../../schemas/lexicon.ts";
-import { readHistory, replay } from "../analysis/tokens.ts";
 import type { Encoded } from "../cache/codec.ts";
 
-/** What the worker gets: the lexicon to build its analyser from, the texts to replay, and its share. */
+/** What the worker gets: the lexicon to build its analyser from, and its share. */
 export interface WorkerInput {
   lexicon: Lexicon;
   opinionWords: string[];
-  /** What this thread's wink will have read before the worker's first text (see tokens.ts). */
-  prime: string[];
   texts: string[];
   ratings: number[];
   port: MessagePort;
@@ -37,18 +34,16 @@ export const FAILED = 2;
 // everything is analysed in this thread.
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "analyse-worker.ts");
 
-/** Replaying a text costs about this share of the whole per-review step (wink reads it, nothing more). */
-const REPLAY_COST = 0.45;
 /** A worker's start (thread, modules, language model), in reviews this thread analyses meanwhile. */
-const STARTUP_REVIEWS = 4_500;
+const STARTUP_REVIEWS = 2_000;
 
 /**
  * The per-review step over `texts` on two threads, this one and a worker, with the entries in input
- * order and equal to those of `inThread` over all of them in turn. This thread takes the first share;
- * the worker replays what this thread's wink will have read by then (its history and the first share:
- * wink's results depend on it) and takes the rest, which is then due for replay here. Synchronous like
- * the build step that calls it: this thread blocks on a shared flag and takes the worker's result with
- * receiveMessageOnPort. If the worker fails or does not answer in time, this thread does its share.
+ * order and equal to those of `inThread` over all of them: a text's result does not depend on what
+ * was read before it (see tokens.ts), so the threads need share nothing but the lexicon. This thread
+ * takes the first share, the worker the rest. Synchronous like the build step that calls it: this
+ * thread blocks on a shared flag and takes the worker's result with receiveMessageOnPort. If the
+ * worker fails or does not answer in time, this thread does its share.
  */
 export function analyseWithWorker(
   texts: readonly string[],
@@ -57,9 +52,8 @@ export function analyseWithWorker(
   inThread: (text: string, rating: number) => Encoded,
 ): { entries: Encoded[]; worker: boolean } {
   const n = texts.length;
-  const history = readHistory().length;
-  // Both threads busy for as long: cut = STARTUP + REPLAY_COST * (history + cut) + (n - cut).
-  const cut = setup.cut ?? Math.min(n, Math.round((STARTUP_REVIEWS + REPLAY_COST * history + n) / (2 - REPLAY_COST)));
+  // Both threads busy for as long: cut = STARTUP + (n - cut).
+  const cut = setup.cut ?? Math.min(n, Math.round((STARTUP_REVIEWS + n) / 2));
   const mine = (from: number, to: number) =>
     texts.slice(from, to).map((t, i) => inThread(t, ratings[from + i] as number));
   if (cut >= n || !existsSync(WORKER_FILE)) return { entries: mine(0, n), worker: false };
@@ -69,7 +63,6 @@ export function analyseWithWorker(
   const input: WorkerInput = {
     lexicon: setup.lexicon,
     opinionWords: setup.opinionWords,
-    prime: [...readHistory(), ...texts.slice(0, cut)],
     texts: texts.slice(cut),
     ratings: ratings.slice(cut),
     port: port2,
@@ -87,7 +80,6 @@ export function analyseWithWorker(
   void worker.terminate();
   const result = message as WorkerOutput | undefined;
   if (result && "entries" in result && result.entries.length === n - cut) {
-    replay(input.texts);
     return { entries: [...out, ...result.entries], worker: true };
   }
   return { entries: [...out, ...mine(cut, n)], worker: false };
