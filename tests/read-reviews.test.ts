@@ -45,7 +45,7 @@ describe("reading reviews.json in chunks", () => {
 
   it("reads the sample's reviews.json exactly, in big and in tiny chunks", () => {
     const { file, sha256, text } = written(buildReviewsDocument(dataset));
-    for (const chunk of [7, 4096, 4 * 1024 * 1024])
+    for (const chunk of [7, 4096, 64 * 1024, 4 * 1024 * 1024])
       expect(readReviewsDocument(file, sha256, chunk)).toEqual(JSON.parse(text));
   });
 

@@ -18,13 +18,15 @@ class UnexpectedLayout extends Error {}
  * reviews.json, read in chunks of `chunkBytes`: the reviews of each chunk are parsed as they arrive
  * (their repeated strings shared at once, see share-strings.ts), and the bytes are hashed on the way.
  * Reading the 45 MB file of 100k reviews whole kept its text (and, while it was read, a buffer of the
- * same size) alive beside the parsed reviews, about 60 MB more at the load's peak than this.
+ * same size) alive beside the parsed reviews, about 60 MB more at the load's peak. Chunks stay below
+ * V8's large-object size (128 KB), so their strings die young in scavenges instead of waiting for
+ * the first full collection, which under load came after the RSS had grown by their size.
  *
  * It relies on the build's layout (compact JSON, "reviews" the last key, every review's first key
  * "id") and checks it: a chunk that is not whole reviews fails to parse, and then the file is read
  * again and parsed whole. Either way the reviews are returned only if the bytes have `sha256`.
  */
-export function readReviewsDocument(file: string, sha256: string, chunkBytes = 4 * 1024 * 1024): ReviewsDocument {
+export function readReviewsDocument(file: string, sha256: string, chunkBytes = 64 * 1024): ReviewsDocument {
   const mismatch = () => new BundleError(`${file} does not match its manifest (a build may be in progress).`);
   try {
     const { document, digest } = readInChunks(file, chunkBytes);
