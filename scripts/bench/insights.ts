@@ -25,13 +25,12 @@ interface StepRun {
 }
 
 export interface InsightsBench {
-  /**
-   * Cold per-review step at `throughputReviews` on this thread alone: synthetic reviews (short) and
-   * sample-length ones; then sample-length ones on this thread and a worker (the build's default).
-   */
+  /** Cold per-review step at `throughputReviews` on this thread alone: synthetic reviews (short) and sample-length ones. */
   coldSynthetic: StepRun;
   coldSampleLength: StepRun;
-  coldSampleLengthTwoThreads: StepRun;
+  /** Sample-length reviews at `largeReviews`, on this thread alone and with a worker (the build's default). */
+  largeOneThread: StepRun;
+  largeTwoThreads: StepRun;
   /** Cold step over the data set, then a rebuild after adding one review (warm cache). */
   coldDataset: StepRun;
   rebuild: StepRun;
@@ -108,7 +107,11 @@ function freshRoot(): string {
 }
 
 /** Each run in a fresh process (cold wink, peak RSS its own), and prints the figures. */
-export function benchInsights(throughputReviews = 10_000, datasetReviews = 100_000): InsightsBench {
+export function benchInsights(
+  throughputReviews = 10_000,
+  datasetReviews = 100_000,
+  largeReviews = 50_000,
+): InsightsBench {
   const roots: string[] = [];
   const root = () => {
     roots.push(freshRoot());
@@ -117,7 +120,8 @@ export function benchInsights(throughputReviews = 10_000, datasetReviews = 100_0
   try {
     const coldSynthetic = child(root(), "synthetic", throughputReviews, false, 1);
     const coldSampleLength = child(root(), "sample", throughputReviews, false, 1);
-    const coldSampleLengthTwoThreads = child(root(), "sample", throughputReviews, false, 2);
+    const largeOneThread = child(root(), "sample", largeReviews, false, 1);
+    const largeTwoThreads = child(root(), "sample", largeReviews, false, 2);
     const big = root();
     const coldDataset = child(big, "synthetic", datasetReviews, false);
     const rebuild = child(big, "synthetic", datasetReviews, true);
@@ -131,12 +135,13 @@ export function benchInsights(throughputReviews = 10_000, datasetReviews = 100_0
       );
     cold("synthetic reviews (~160 chars), 1 thread", coldSynthetic);
     cold("sample-length reviews (~350 chars), 1 thread", coldSampleLength);
-    cold("sample-length reviews (~350 chars), 2 threads", coldSampleLengthTwoThreads);
+    cold("sample-length reviews, 1 thread", largeOneThread);
+    cold("sample-length reviews, 2 threads (the build's default)", largeTwoThreads);
     cold("synthetic reviews, 2 threads", coldDataset);
     console.log(
       `insights: rebuild after adding 1 review to ${datasetReviews}: ${f(rebuild.totalSeconds)} s wall (per-review step ${f(rebuild.stepSeconds)} s, ${rebuild.analysed} analysed), ${f(rebuild.cpuSeconds)} s CPU; cache ${cacheMiB.toFixed(1)} MiB; ${tail(rebuild)}`,
     );
-    return { coldSynthetic, coldSampleLength, coldSampleLengthTwoThreads, coldDataset, rebuild, cacheMiB };
+    return { coldSynthetic, coldSampleLength, largeOneThread, largeTwoThreads, coldDataset, rebuild, cacheMiB };
   } finally {
     for (const r of roots) rmSync(r, { recursive: true, force: true });
   }
@@ -147,6 +152,6 @@ if (process.argv[1] === import.meta.filename) {
   if (root && count) {
     console.log(JSON.stringify(runStep(root, kind as Kind, Number(count), mode === "plus-one", Number(threads))));
   } else {
-    benchInsights(...(process.argv.slice(2).map(Number) as [number?, number?]));
+    benchInsights(...(process.argv.slice(2).map(Number) as [number?, number?, number?]));
   }
 }
