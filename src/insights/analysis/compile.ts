@@ -1,7 +1,8 @@
 import type { AspectId } from "../../schemas/analysis.ts";
 import type { Lexicon, ScorerSettings } from "../../schemas/lexicon.ts";
+import { compileScanner, type KeywordScanner } from "./keyword-scanner.ts";
 import { compilePatterns, type PatternIndex } from "./matcher.ts";
-import { compileScanner, type KeywordScanner, requiredKeywords } from "./prefilter.ts";
+import { requiredKeywords } from "./prefilter.ts";
 
 /** What a lexicon pattern means; one pattern may be a cue, an opinion word, or aspect-conditioned. */
 export interface Term {
