@@ -15,7 +15,7 @@ import {
   writeToolCallResponse,
 } from "./direct-call.ts";
 import { type DirectEndpointSlot, MCP_PATH } from "./direct-endpoint.ts";
-import { hostAndOriginCheck, hostAndOriginGuard, mcpCors } from "./guard.ts";
+import { hostAndOriginCheck, hostAndOriginGuard, mcpCors, setMcpCorsHeaders } from "./guard.ts";
 import { checkMessage, jsonRpcError, writeJsonRpc } from "./json-rpc.ts";
 import { buildMcpServer } from "./server.ts";
 import { sessionMetrics } from "./session-metrics.ts";
@@ -96,6 +96,10 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     // The connection's address, which is what req.ip is without Express's "trust proxy" (never set
     // here): a raw request in the tools/call fast path gets the same key.
     keyGenerator: (req) => clientKey(req.socket),
+    // The check that no request is counted twice costs a WeakMap entry per request; the fast path and
+    // this route count each request once (it counts only what it answers), which
+    // tests/fast-path-mcp.test.ts proves with the same 429s at the same request.
+    validate: { singleCount: false },
     // Plain node:http, so the fast path, which shares this limiter, answers 429 with the same bytes.
     handler: (_req, res, _next, opts) => {
       writeJsonRpc(res, opts.statusCode, jsonRpcError(null, -32000, "Too many requests: slow down and retry later"));
@@ -136,7 +140,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
         }
       },
       write: writeToolCallResponse,
-      cors: (req, res) => mcpCors(req as Request, res as Response, () => {}),
+      cors: (req, res) => setMcpCorsHeaders(req.headers, res),
       limit: (req, res) =>
         new Promise<boolean>((resolve, reject) => {
           const next = (error?: unknown) => (error ? reject(error) : resolve(true));
