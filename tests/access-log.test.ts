@@ -4,7 +4,7 @@ import path from "node:path";
 import fc from "fast-check";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Answered, createAccessLog } from "../sidecar/src/http/access-log.ts";
+import { type Answered, createAccessLog, toMicroseconds } from "../sidecar/src/http/access-log.ts";
 import { LineBatcher } from "../sidecar/src/logging/line-batcher.ts";
 
 /** A pino logger writing into an array of lines, as the sidecar's writes into its stream. */
@@ -41,7 +41,11 @@ describe("the access-log line of the fast paths", () => {
       fc.property(answered, (a: Answered) => {
         log?.(a);
         viaPino.logger.info(
-          { req: { id: a.id, method: a.method, url: a.url }, res: { statusCode: a.statusCode }, responseTime: a.ms },
+          {
+            req: { id: a.id, method: a.method, url: a.url },
+            res: { statusCode: a.statusCode },
+            responseTime: toMicroseconds(a.ms),
+          },
           "request completed",
         );
         const mine = built.lines.at(-1) as string;

@@ -13,11 +13,17 @@ export type AccessLog = (answered: Answered) => void;
 
 const MESSAGE = "request completed";
 
+/**
+ * Milliseconds to the microsecond. Finer digits are timer noise, and rounded times repeat, so V8's
+ * number-to-string cache answers most of them: printing full-precision times was 2 % of a 304's CPU.
+ */
+export const toMicroseconds = (ms: number) => Math.round(ms * 1000) / 1000;
+
 /** The record pino-http would log, less the headers: the same id, method, URL, status and time. */
 const record = ({ id, method, url, statusCode, ms }: Answered) => ({
   req: { id, method, url },
   res: { statusCode },
-  responseTime: ms,
+  responseTime: toMicroseconds(ms),
 });
 
 /** What the line builder needs of a pino logger, read through pino's exported symbols. */
@@ -64,7 +70,7 @@ export function createAccessLog(logger: Logger): AccessLog | undefined {
   const tail = `,"msg":${JSON.stringify(MESSAGE)}}\n`;
   const line = (a: Answered, time: string) =>
     `${head}${time}${pinoOwn.bindings},"req":{"id":${JSON.stringify(a.id)},"method":${JSON.stringify(a.method)},` +
-    `"url":${JSON.stringify(a.url)}},"res":{"statusCode":${a.statusCode}},"responseTime":${a.ms}${tail}`;
+    `"url":${JSON.stringify(a.url)}},"res":{"statusCode":${a.statusCode}},"responseTime":${toMicroseconds(a.ms)}${tail}`;
   const sample: Answered = { id: 'id-"1"', method: "GET", url: "/a?b=\\c\u00e9\u2028", statusCode: 304, ms: 0.125 };
   if (line(sample, ',"time":0') !== pinoOwn.asJson(record(sample), MESSAGE, level, ',"time":0')) return viaPino;
   const { stream } = pinoOwn;
