@@ -316,6 +316,8 @@ describe("conditional GET", () => {
         expect(await again.text(), label).toBe("");
         expect(again.headers.get("etag"), label).toBe(etag);
         expect(again.headers.get("cache-control"), label).toMatch(/^public/);
+        // RFC 9110 15.4.5: a 304 carries the Vary a 200 would have.
+        expect(again.headers.get("vary"), label).toBe(first.headers.get("vary"));
       }
       for (const headers of [
         { "If-None-Match": '"something-else"', "If-Modified-Since": lastModified }, // INM takes precedence

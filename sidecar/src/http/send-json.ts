@@ -27,15 +27,16 @@ export function sendJson(
   const headers: Record<string, string | number> = { ...options.headers, ETag: etag };
   if (options.lastModified) headers["Last-Modified"] = options.lastModified;
   headers["Cache-Control"] = options.cacheControl;
+  // The compression middleware varies every compressible answer on Accept-Encoding; saying so here
+  // too keeps the fast path's answers identical (vary() does not add it twice). A 304 carries it
+  // too, as it carries every header a cache keys on (RFC 9110, 15.4.5).
+  headers.Vary = "Accept-Encoding";
   if (isNotModified(req.headers, { etag, lastModified: options.lastModified })) {
     res.writeHead(304, headers);
     res.end();
     return;
   }
   headers["Content-Type"] = "application/json; charset=utf-8";
-  // The compression middleware varies every compressible answer on Accept-Encoding; saying so here
-  // too keeps the fast path's answers identical (vary() does not add it twice).
-  headers.Vary = "Accept-Encoding";
   headers["Content-Length"] = body.length;
   res.writeHead(200, headers);
   res.end(body);
