@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ROOT } from "./support/run-build.ts";
+import { ROOT, runCommand } from "./support/run-build.ts";
 import { type SidecarProcess, startSidecarProcess } from "./support/sidecar-process.ts";
 
 /**
@@ -54,33 +53,9 @@ function baselineScenarios(): string[] {
   return names;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs = 60_000) {
-  return new Promise<Run>((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) });
-    });
-  });
+async function run(command: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs = 60_000) {
+  const { code, stdout, stderr } = await runCommand(command, args, { cwd, env, timeoutMs });
+  return { code, stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) };
 }
 
 /**

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ROOT } from "./support/run-build.ts";
+import { type BuildRun, ROOT, runCommand } from "./support/run-build.ts";
 import { type SidecarProcess, startSidecarProcess } from "./support/sidecar-process.ts";
 
 /**
@@ -20,12 +19,6 @@ const inspectorPackage = JSON.parse(readFileSync(path.join(INSPECTOR_DIR, "packa
 };
 const INSPECTOR_BIN = path.join(INSPECTOR_DIR, inspectorPackage.bin.inspector ?? "clients/launcher/build/index.js");
 const EXIT_TOOL_ERROR = 5;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let sidecar: SidecarProcess;
 let home: string;
@@ -53,32 +46,16 @@ afterAll(async () => {
 });
 
 /** `inspector --cli URL …args --format json -q`, with HOME in a temporary folder (it writes ~/.mcp-inspector). */
-function inspector(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [INSPECTOR_BIN, "--cli", `${sidecar.base}/mcp`, ...args, "--format", "json", "-q"],
-      {
-        cwd: path.join(home, "work"),
-        env: { ...process.env, HOME: home, NO_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function inspector(args: string[]): Promise<BuildRun> {
+  return runCommand(
+    process.execPath,
+    [INSPECTOR_BIN, "--cli", `${sidecar.base}/mcp`, ...args, "--format", "json", "-q"],
+    {
+      cwd: path.join(home, "work"),
+      env: { HOME: home, NO_COLOR: "1" },
+      timeoutMs: 30_000,
+    },
+  );
 }
 
 /** The one JSON line of stdout (or stderr). */

@@ -15,21 +15,43 @@ export function runBuild(env: Record<string, string>): Promise<BuildRun> {
 }
 
 export function runScript(script: string, args: string[], env: Record<string, string> = {}): Promise<BuildRun> {
+  return runCommand(process.execPath, ["--import", "tsx", script, ...args], {
+    env: { ASTRO_TELEMETRY_DISABLED: "1", ...env },
+  });
+}
+
+/**
+ * Runs a command to its end and collects its output as text. `env` is added to this process's
+ * environment; past `timeoutMs` (if given) the child is killed and its output so far returned.
+ */
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<BuildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", ...env },
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk) => {
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.on("data", (chunk) => {
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    const timer =
+      options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }

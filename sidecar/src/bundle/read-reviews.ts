@@ -42,10 +42,29 @@ export function readReviewsDocument(file: string, sha256: string, chunkBytes = 6
   return document;
 }
 
-function readInChunks(file: string, chunkBytes: number): { document: ReviewsDocument; digest: string } {
+/**
+ * Reads `file` in chunks of `chunkBytes`, hashing the bytes and handing their UTF-8 text to `onText`
+ * piece by piece (a character split between chunks arrives whole). Returns the sha256, in hex.
+ */
+function readDecoded(file: string, chunkBytes: number, onText: (text: string) => void): string {
   const hash = createHash("sha256");
   const decoder = new StringDecoder("utf8");
   const buffer = Buffer.allocUnsafe(chunkBytes);
+  const fd = openSync(file, "r");
+  try {
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
+      const bytes = buffer.subarray(0, read);
+      hash.update(bytes);
+      onText(decoder.write(bytes));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  onText(decoder.end());
+  return hash.digest("hex");
+}
+
+function readInChunks(file: string, chunkBytes: number): { document: ReviewsDocument; digest: string } {
   const reviews: Review[] = [];
   const shared = new Map<string, string>();
   const take = (text: string) => {
@@ -55,48 +74,32 @@ function readInChunks(file: string, chunkBytes: number): { document: ReviewsDocu
   };
   let head: string | undefined;
   let pending = "";
-  const fd = openSync(file, "r");
-  try {
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
-      hash.update(buffer.subarray(0, read));
-      pending += decoder.write(buffer.subarray(0, read));
-      if (head === undefined) {
-        const at = pending.indexOf(REVIEWS);
-        if (at < 0) continue;
-        head = pending.slice(0, at);
-        pending = pending.slice(at + REVIEWS.length);
-      }
-      const last = pending.lastIndexOf(NEXT_REVIEW);
-      if (last > 0) {
-        take(pending.slice(0, last));
-        pending = pending.slice(last + 1);
-      }
+  const digest = readDecoded(file, chunkBytes, (text) => {
+    pending += text;
+    if (head === undefined) {
+      const at = pending.indexOf(REVIEWS);
+      if (at < 0) return;
+      head = pending.slice(0, at);
+      pending = pending.slice(at + REVIEWS.length);
     }
-  } finally {
-    closeSync(fd);
-  }
-  pending += decoder.end();
+    const last = pending.lastIndexOf(NEXT_REVIEW);
+    if (last > 0) {
+      take(pending.slice(0, last));
+      pending = pending.slice(last + 1);
+    }
+  });
   if (head === undefined || !pending.endsWith(END)) throw new UnexpectedLayout();
   const rest = pending.slice(0, -END.length);
   if (rest !== "") take(rest);
   const document = JSON.parse(`${head}"reviews":[]}`) as ReviewsDocument;
   document.reviews = reviews;
-  return { document, digest: hash.digest("hex") };
+  return { document, digest };
 }
 
 function readText(file: string, chunkBytes: number): { text: string; digest: string } {
-  const hash = createHash("sha256");
-  const decoder = new StringDecoder("utf8");
-  const buffer = Buffer.allocUnsafe(chunkBytes);
   let text = "";
-  const fd = openSync(file, "r");
-  try {
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
-      hash.update(buffer.subarray(0, read));
-      text += decoder.write(buffer.subarray(0, read));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return { text: text + decoder.end(), digest: hash.digest("hex") };
+  const digest = readDecoded(file, chunkBytes, (piece) => {
+    text += piece;
+  });
+  return { text, digest };
 }

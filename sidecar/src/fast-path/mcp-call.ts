@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { createAccessLog } from "../http/access-log.ts";
-import { COMMON_HEADERS } from "../http/common-headers.ts";
+import { appendVary, COMMON_HEADERS } from "../http/common-headers.ts";
 import { wouldCompress } from "../http/compression.ts";
 import { requestId } from "../http/request-id.ts";
 import type { ToolCallResponse } from "../mcp/direct-call.ts";
@@ -34,12 +34,6 @@ function readBody(req: IncomingMessage, done: (body: Buffer | undefined) => void
   req.once("end", () => settle(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
   req.once("error", () => settle(undefined));
   req.once("close", () => settle(undefined));
-}
-
-/** Adds a token to Vary after those already there, as `vary` does for the compression middleware. */
-function appendVary(res: ServerResponse, token: string): void {
-  const vary = res.getHeader("Vary");
-  res.setHeader("Vary", vary === undefined ? token : `${String(vary)}, ${token}`);
 }
 
 /**

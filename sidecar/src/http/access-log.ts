@@ -46,7 +46,8 @@ function internals(logger: Logger): PinoInternals | undefined {
   }
   if (typeof stream?.write !== "function" || typeof asJson !== "function" || typeof bindings !== "string")
     return undefined;
-  if ((stream as Record<symbol, unknown>)[Symbol.for("pino.metadata")] === true) return undefined;
+  // A multistream wants each line's level and object alongside it, which pino's write records.
+  if ((stream as Record<symbol, unknown>)[symbols.needsMetadataGsym] === true) return undefined;
   return { stream, bindings, asJson: asJson.bind(logger) };
 }
 

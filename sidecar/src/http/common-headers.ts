@@ -12,3 +12,9 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = { Link: DISCOVER
 export function setCommonHeaders(res: ServerResponse): void {
   for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
 }
+
+/** Adds a token to Vary after those already there, as the `vary` package does for `cors` and `compression`. */
+export function appendVary(res: ServerResponse, token: string): void {
+  const vary = res.getHeader("Vary");
+  res.setHeader("Vary", vary === undefined ? token : `${String(vary)}, ${token}`);
+}

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import cors from "cors";
 import type { RequestHandler } from "express";
 import type { SiteUrls } from "../../../src/site/urls.ts";
+import { appendVary } from "../http/common-headers.ts";
 import { jsonRpcError } from "./json-rpc.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"];
@@ -81,7 +82,6 @@ const EXPOSED = EXPOSED_HEADERS.join(",");
 export function setMcpCorsHeaders(headers: IncomingHttpHeaders, res: ServerResponse): void {
   const origin = headers.origin;
   if (origin) res.setHeader("Access-Control-Allow-Origin", origin);
-  const vary = res.getHeader("Vary");
-  res.setHeader("Vary", vary === undefined ? "Origin" : `${String(vary)}, Origin`);
+  appendVary(res, "Origin");
   res.setHeader("Access-Control-Expose-Headers", EXPOSED);
 }
