@@ -259,6 +259,12 @@ async function main() {
         "generator: the true ceiling is higher and the ratios above are, if anything, flattering",
     );
   }
+  // Requests/s ratios depend on which side of the loopback saturates first; CPU per response does not.
+  const [cpuA, cpuB, cpuC] = [a, b, c].map(cpuPerRequest) as [number, number, number];
+  console.log(
+    `  server CPU per response: (a) ${f(cpuA, 1)} µs, (b) ${f(cpuB, 1)} µs, (c) ${f(cpuC, 1)} µs; ` +
+      `as cost ratios, independent of the load generator: a/b = ${f(cpuA / cpuB)}, a/c = ${f(cpuA / cpuC)}`,
+  );
   console.log("");
   const startupMedian = median(startups);
   const steps = own.steps;

@@ -1,4 +1,5 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { RequestSeries } from "./request-series.ts";
 
 /** What the hub reports: deliveries by outcome, subscriptions per topic (read from its store). */
 export type DeliveryOutcome = "delivered" | "failed" | "gave_up" | "dropped";
@@ -16,8 +17,6 @@ export interface Metrics {
   trackSubscriptions(count: () => ReadonlyMap<string, number>): void;
 }
 
-// Methods outside this list share one label, so a client inventing methods cannot grow the series.
-const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
@@ -27,31 +26,17 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: "http_requests_total",
-    help: "HTTP requests answered, by method, route pattern and status.",
-    labelNames: ["method", "route", "status"] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "Time from request to response end, by method, route pattern and status.",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: BUCKETS,
-    registers: [registry],
-  });
-  // Label children resolved once per combination: the hot path then costs two map lookups.
-  const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
-  const child = (method: string, route: string, status: number) => {
-    const key = `${method} ${route} ${status}`;
-    let found = children.get(key);
-    if (!found) {
-      const labels = { method, route, status: String(status) };
-      found = { count: requests.labels(labels), time: duration.labels(labels) };
-      children.set(key, found);
-    }
-    return found;
-  };
+  const requests = new RequestSeries(
+    {
+      count: { name: "http_requests_total", help: "HTTP requests answered, by method, route pattern and status." },
+      duration: {
+        name: "http_request_duration_seconds",
+        help: "Time from request to response end, by method, route pattern and status.",
+      },
+    },
+    BUCKETS,
+  );
+  requests.register(registry);
 
   const opened = new Counter({
     name: "mcp_sessions_opened_total",
@@ -93,11 +78,7 @@ export function createMetrics(): Metrics {
 
   return {
     registry,
-    observeRequest(method, route, status, seconds) {
-      const found = child(METHODS.has(method) ? method : "OTHER", route, status);
-      found.count.inc();
-      found.time.observe(seconds);
-    },
+    observeRequest: (method, route, status, seconds) => requests.observe(method, route, status, seconds),
     mcpSessionOpened: () => opened.inc(),
     mcpSessionTerminated: () => terminated.inc(),
     trackActiveMcpSessions(count) {
