@@ -56,7 +56,7 @@ export function createMcpCallFastPath(deps: {
   const { logger, metrics } = deps;
   const accessLog = createAccessLog(logger);
 
-  const respond = async (
+  const respond = (
     endpoint: McpDirectEndpoint,
     req: IncomingMessage,
     res: ServerResponse,
@@ -71,7 +71,7 @@ export function createMcpCallFastPath(deps: {
     endpoint.cors(req, res);
     appendVary(res, "Accept-Encoding");
     // The limiter sets its headers, or answers 429 itself.
-    if (await endpoint.limit(req, res)) {
+    if (endpoint.limit(req, res)) {
       res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": response.length });
       endpoint.write(res, response);
     }
@@ -101,10 +101,7 @@ export function createMcpCallFastPath(deps: {
         fallThrough(req, res);
         return;
       }
-      respond(endpoint, req, res, response, started).catch(() => {
-        // Only a failing rate-limit store gets here (the memory store does not fail): Express answers.
-        if (!res.headersSent) fallThrough(req, res);
-      });
+      respond(endpoint, req, res, response, started);
     });
     return true;
   };

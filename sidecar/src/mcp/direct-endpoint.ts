@@ -28,10 +28,10 @@ export interface McpDirectEndpoint {
   /** The CORS headers of /mcp answers (the same `cors` middleware). */
   cors(req: IncomingMessage, res: ServerResponse): void;
   /**
-   * Counts the request in the Express route's own per-client rate limiter (same instance, same
-   * store, same headers); resolves false when the limiter answered 429 itself.
+   * Counts the request in the Express route's own per-client rate limiter (same windows, same
+   * headers), synchronously; false when the limiter answered 429 itself.
    */
-  limit(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  limit(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 /**

@@ -2,9 +2,10 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Socket } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
-import { ipKeyGenerator, rateLimit } from "express-rate-limit";
+import { ipKeyGenerator } from "express-rate-limit";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
+import { syncRateLimit } from "../http/rate-limit/sync-rate-limit.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import {
   directCallHeaders,
@@ -88,29 +89,23 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     sessions?.opened(id);
     return id;
   };
-  const limiter = rateLimit({
+  // Synchronous, so the fast path counts a tool call and answers it without waiting on a promise.
+  const limiter = syncRateLimit({
     windowMs: 60_000,
     limit: options.rateLimitPerMinute,
-    standardHeaders: "draft-7",
-    legacyHeaders: false,
     // The connection's address, which is what req.ip is without Express's "trust proxy" (never set
     // here): a raw request in the tools/call fast path gets the same key.
-    keyGenerator: (req) => clientKey(req.socket),
-    // The check that no request is counted twice costs a WeakMap entry per request; the fast path and
-    // this route count each request once (it counts only what it answers), which
-    // tests/fast-path-mcp.test.ts proves with the same 429s at the same request.
-    validate: { singleCount: false },
+    key: (req) => clientKey(req.socket),
     // Plain node:http, so the fast path, which shares this limiter, answers 429 with the same bytes.
-    handler: (_req, res, _next, opts) => {
-      writeJsonRpc(res, opts.statusCode, jsonRpcError(null, -32000, "Too many requests: slow down and retry later"));
-    },
+    tooMany: (res, statusCode) =>
+      writeJsonRpc(res, statusCode, jsonRpcError(null, -32000, "Too many requests: slow down and retry later")),
   });
   // Every answer of the endpoint is counted under its route, also those of the guard and the limiter.
   const label: RequestHandler = (req, res, next) => {
     if (req.path === "/") res.locals.metricsRoute = MCP_PATH;
     next();
   };
-  router.use(MCP_PATH, label, hostAndOriginGuard(urls), mcpCors, limiter);
+  router.use(MCP_PATH, label, hostAndOriginGuard(urls), mcpCors, limiter.middleware);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const refusal = hostAndOriginCheck(urls);
   if (options.direct) {
@@ -141,12 +136,7 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       },
       write: writeToolCallResponse,
       cors: (req, res) => setMcpCorsHeaders(req.headers, res),
-      limit: (req, res) =>
-        new Promise<boolean>((resolve, reject) => {
-          const next = (error?: unknown) => (error ? reject(error) : resolve(true));
-          // Resolves after next() (already true) or after the limiter's own 429 answer (false).
-          Promise.resolve(limiter(req as Request, res as Response, next)).then(() => resolve(false), reject);
-        }),
+      limit: limiter.consume,
     };
   }
 
