@@ -31,10 +31,6 @@ export class ClientWindows implements Store {
     this.#rotation.unref();
   }
 
-  get windowMs(): number {
-    return this.#windowMs;
-  }
-
   increment(key: string): ClientRateLimitInfo {
     const now = this.#now();
     const client = this.#client(key, now);
