@@ -1,7 +1,7 @@
 /**
  * The home page's pure parts: the SVG charts, the insights sections (from a hand-written insights
  * document, tests/fixtures/insights-home.json), the schema.org JSON-LD and the page shell. The built
- * page is checked in tests/home-page.test.ts and in a real browser in tests/browser/site.test.ts.
+ * page is checked in tests/home-page.test.ts and in a real browser in tests/browser/site-home.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

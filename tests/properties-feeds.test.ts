@@ -13,7 +13,8 @@ import { BusinessSchema } from "../src/schemas/business.ts";
 import { JsonFeedSchema } from "../src/schemas/json-feed.ts";
 import { type Review, ReviewSchema } from "../src/schemas/review.ts";
 import { siteUrls } from "../src/site/urls.ts";
-import { validateAtom, validateJsonFeed } from "./support/feed-validators.ts";
+import { validateAtom } from "./support/feed-validators-atom.ts";
+import { validateJsonFeed } from "./support/feed-validators-json-feed.ts";
 import { isoDate, runs, text } from "./support/properties-arbitraries.ts";
 
 /** Characters XML 1.0 forbids (C0 controls other than tab/LF/CR, U+FFFE/U+FFFF, lone surrogates). */

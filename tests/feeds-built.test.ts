@@ -1,7 +1,6 @@
 /**
- * The Atom feed and the JSON Feed: the built sample feeds are valid, agree with each other and with
- * reviews.json, link to pages that exist, and escape review text; the pure builders are pinned by
- * file snapshots of a small hand-written dataset (tests/fixtures/data-small).
+ * The built sample feeds (feed.xml, api/feed.json): they are valid, agree with each other and with
+ * reviews.json, link to pages that exist, and escape review text.
  *
  * validateAtom needs Debian's `jing` and `libxml2-utils` (xmllint); the Atom reads below use xmllint too.
  */
@@ -11,19 +10,15 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { loadDataset } from "../src/data/load-dataset.ts";
-import { buildAtomFeed } from "../src/feeds/atom/build.ts";
-import { buildJsonFeed } from "../src/feeds/json-feed/build.ts";
 import { FEED_SIZE } from "../src/feeds/shared/entry.ts";
 import { type JsonFeed, JsonFeedSchema } from "../src/schemas/json-feed.ts";
 import type { Review } from "../src/schemas/review.ts";
 import { type ReviewsDocument, ReviewsDocumentSchema } from "../src/schemas/reviews-document.ts";
-import { paragraphs } from "../src/site/html.ts";
-import { siteUrls } from "../src/site/urls.ts";
-import { validateAtom, validateJsonFeed } from "./support/feed-validators.ts";
+import { ATOM_TIMEOUT, validateAtom } from "./support/feed-validators-atom.ts";
+import { validateJsonFeed } from "./support/feed-validators-json-feed.ts";
+import { escapingProblems, reviewIdOf } from "./support/feeds-items.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 
-const ATOM_TIMEOUT = 60_000; // jing starts a JVM
 const run = promisify(execFile);
 
 // ---------------------------------------------------------------------------
@@ -44,70 +39,6 @@ async function xpath(file: string, expression: string): Promise<string> {
 /** Text of every node the expression selects, one per line (only for values without markup or newlines). */
 async function xpathLines(file: string, expression: string): Promise<string[]> {
   return (await xpath(file, expression)).split("\n").filter((line) => line !== "");
-}
-
-/** The review id at the end of an entry id (tag:host,year:review:<id>). */
-function reviewIdOf(entryId: string): string {
-  const match = /:review:([a-z0-9-]+)$/.exec(entryId);
-  if (!match?.[1]) throw new Error(`not a review entry id: ${entryId}`);
-  return match[1];
-}
-
-/** The only tags content_html may contain; review text must never add any. */
-const ALLOWED_TAGS = /<\/?(?:p|blockquote)>|<br>/g;
-const ENTITY = /&(?:amp|lt|gt|quot|#39);/g;
-const DECODE: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
-
-/**
- * Problems with the escaping of one item's content_html: a tag other than the builder's own, a bare
- * `&`, or a paragraph of the review text or reply that does not come back verbatim after decoding.
- */
-function escapingProblems(html: string, review: Review): string[] {
-  const problems: string[] = [];
-  const withoutTags = html.replace(ALLOWED_TAGS, "\n");
-  if (/[<>]/.test(withoutTags)) problems.push(`markup other than <p>, <br>, <blockquote>: ${html}`);
-  if (/&/.test(withoutTags.replace(ENTITY, ""))) problems.push(`unescaped "&": ${html}`);
-  const decoded = html
-    .replace(/<br>/g, "\n")
-    .replace(ALLOWED_TAGS, "\u0000")
-    .replace(ENTITY, (entity) => DECODE[entity] ?? entity);
-  const blocks = new Set(decoded.split("\u0000"));
-  for (const paragraph of [...paragraphs(review.text), ...paragraphs(review.response?.text ?? "")]) {
-    if (!blocks.has(paragraph)) problems.push(`paragraph not found verbatim after decoding: ${paragraph}`);
-  }
-  return problems;
-}
-
-const LINE_WIDTH = 120; // biome.json formatter.lineWidth
-
-/**
- * Pretty JSON exactly as Biome formats it (2 spaces; an array of scalars on one line when it fits in
- * 120 columns), so the snapshot file passes `biome check`, which also covers tests/__snapshots__.
- */
-function prettyJson(value: unknown): string {
-  const format = (node: unknown, indent: number, column: number): string => {
-    const pad = " ".repeat(indent + 2);
-    if (Array.isArray(node)) {
-      if (node.length === 0) return "[]";
-      if (node.every((item) => item === null || typeof item !== "object")) {
-        const inline = `[${node.map((item) => JSON.stringify(item)).join(", ")}]`;
-        if (column + inline.length + 1 <= LINE_WIDTH) return inline;
-      }
-      const items = node.map((item) => pad + format(item, indent + 2, pad.length));
-      return `[\n${items.join(",\n")}\n${" ".repeat(indent)}]`;
-    }
-    if (node !== null && typeof node === "object") {
-      const entries = Object.entries(node).filter(([, item]) => item !== undefined);
-      if (entries.length === 0) return "{}";
-      const lines = entries.map(([key, item]) => {
-        const head = `${pad}${JSON.stringify(key)}: `;
-        return head + format(item, indent + 2, head.length);
-      });
-      return `{\n${lines.join(",\n")}\n${" ".repeat(indent)}}`;
-    }
-    return JSON.stringify(node);
-  };
-  return `${format(value, 0, 0)}\n`;
 }
 
 // ---------------------------------------------------------------------------
@@ -236,78 +167,5 @@ describe("built sample feeds (feed.xml, api/feed.json)", () => {
       expect(item.url).toBe(`https://reviews.test/reviews/${id}/`);
       expect(existsSync(path.join(dist, "reviews", id, "index.html")), `${item.url} has no page in dist`).toBe(true);
     }
-  });
-});
-
-// ---------------------------------------------------------------------------
-// The pure builders on a small hand-written dataset
-// ---------------------------------------------------------------------------
-
-describe("feed builders on tests/fixtures/data-small", () => {
-  const dataset = loadDataset("tests/fixtures/data-small", { today: "2026-11-01" });
-  const urls = siteUrls("https://reviews.test");
-  const review = (id: string) => {
-    const found = dataset.reviews.find((r) => r.id === id);
-    if (!found) throw new Error(`fixture review ${id} is missing`);
-    return found;
-  };
-
-  it("the fixture covers the cases it is meant to", () => {
-    expect(dataset.reviews.length).toBeGreaterThanOrEqual(4);
-    expect(dataset.reviews.some((r) => r.response)).toBe(true);
-    expect(dataset.reviews.some((r) => r.updated)).toBe(true);
-    expect(dataset.reviews.some((r) => r.title === undefined)).toBe(true);
-    expect(dataset.reviews.some((r) => /[<&"'].*\p{Extended_Pictographic}/su.test(`${r.title} ${r.text}`))).toBe(true);
-    expect(dataset.reviews.map((r) => r.date)).toEqual(expect.arrayContaining(["2025-03-09", "2025-11-02"]));
-  });
-
-  it(
-    "Atom output matches the snapshot and is valid",
-    async () => {
-      const xml = buildAtomFeed(dataset, urls);
-      await expect(xml).toMatchFileSnapshot("__snapshots__/data-small.feed.xml");
-      expect(await validateAtom(xml)).toEqual([]);
-    },
-    ATOM_TIMEOUT,
-  );
-
-  it("JSON Feed output matches the snapshot and is valid", async () => {
-    const feed = buildJsonFeed(dataset, urls);
-    await expect(prettyJson(feed)).toMatchFileSnapshot("__snapshots__/data-small.feed.json");
-    expect(JSON.parse(prettyJson(feed))).toEqual(feed);
-    expect(validateJsonFeed(feed)).toEqual([]);
-    expect(JsonFeedSchema.safeParse(feed).error?.issues ?? []).toEqual([]);
-  });
-
-  it("dates are local midnight with the offset in force on that day, across both DST changes", () => {
-    const items = new Map(buildJsonFeed(dataset, urls).items.map((item) => [reviewIdOf(item.id), item]));
-    // 2025-03-09: clocks go forward at 02:00, so midnight is still PST.
-    expect(items.get("2025-03-09-ana-p")?.date_published).toBe("2025-03-09T00:00:00-08:00");
-    // 2025-11-02: clocks go back at 02:00, so midnight is still PDT.
-    expect(items.get("2025-11-02-kim")?.date_published).toBe("2025-11-02T00:00:00-07:00");
-    // An edit (`updated`) and an owner reply both set date_modified; untouched reviews have none.
-    expect(items.get("2025-01-20-hector-v")?.date_modified).toBe("2025-02-03T00:00:00-08:00");
-    expect(items.get("2024-06-14-dolores-m")?.date_modified).toBe("2024-06-17T00:00:00-07:00");
-    expect(items.get("2025-03-09-ana-p")).not.toHaveProperty("date_modified");
-  });
-
-  it("escapes markup, quotes and ampersands from the review, keeps emoji, and headlines an untitled review", () => {
-    const feed = buildJsonFeed(dataset, urls);
-    for (const item of feed.items) {
-      expect(escapingProblems(item.content_html, review(reviewIdOf(item.id))), item.id).toEqual([]);
-    }
-    const sam = feed.items.find((item) => reviewIdOf(item.id) === "2025-07-04-sam-o");
-    expect(sam?.content_html).toContain("&lt;/p&gt;&lt;img src=x onerror=alert(1)&gt;");
-    expect(sam?.content_html).toContain("Sam O&#39;Neil &amp; &lt;Family&gt;");
-    expect(sam?.content_html).toContain("👍🏽🇺🇸<br>Tip: &lt;b&gt;never&lt;/b&gt;");
-    // title and content_text are plain text in JSON Feed: they stay unescaped.
-    expect(sam?.title).toBe('5/5 · Disposal <script>alert("jammed")</script> & "fixed" 🎉');
-
-    const atomXml = buildAtomFeed(dataset, urls);
-    expect(atomXml).not.toContain("<script");
-    expect(atomXml).toContain("&lt;script&gt;alert(&quot;jammed&quot;)&lt;/script&gt; &amp; &quot;fixed&quot; 🎉");
-
-    const kim = feed.items.find((item) => reviewIdOf(item.id) === "2025-11-02-kim");
-    expect(kim?.title).toBe("2/5 · The water heater install itself looks fine but the crew left the old…");
   });
 });

@@ -1,0 +1,92 @@
+import { availableParallelism } from "node:os";
+import {
+  ABANDONED_SESSIONS,
+  CONNECTIONS,
+  cannon,
+  type Measured,
+  SECONDS,
+  sessionCycles,
+  WARMUP_SECONDS,
+} from "./mcp-load.ts";
+import { callBody, checkSameResults, INITIALIZE_BODY, MCP_HEADERS, openSession } from "./mcp-protocol.ts";
+import { f, type McpMeasurements, row } from "./mcp-report.ts";
+import { cpuSeconds, loadAverage, procStatus, SIZE, type Sidecar } from "./mcp-sidecar.ts";
+import { filterMix, queryString } from "./shared-filters.ts";
+
+/**
+ * bench:mcp's four measured runs against one running sidecar, each row printed as soon as it is
+ * measured: (1) the HTTP search, (2) the same searches as tool calls on one session, (3) whole
+ * session cycles, (4) abandoned sessions, with the memory readings around them.
+ */
+export async function runPhases(sidecar: Sidecar): Promise<McpMeasurements & { failures: number }> {
+  const base = sidecar.url;
+  const rssAtStart = procStatus(sidecar.pid, "VmRSS");
+  const withCpu = async <T extends Measured>(run: () => Promise<T>): Promise<T> => {
+    const before = cpuSeconds(sidecar.pid);
+    const measured = await run();
+    const cpuMs = ((cpuSeconds(sidecar.pid) - before) * 1000) / Math.max(1, measured.count);
+    return { ...measured, cpuMs, rss: procStatus(sidecar.pid, "VmRSS") };
+  };
+  const newestPage = (await (await fetch(`${base}/api/reviews/search?limit=1`)).json()) as {
+    total: number;
+    reviews: { date: string }[];
+  };
+  const newest = newestPage.reviews[0]?.date;
+  if (!newest || newestPage.total !== SIZE) throw new Error(`expected ${SIZE} reviews, got ${newestPage.total}`);
+  const mix = filterMix(newest);
+  const session = await openSession(base);
+  await checkSameResults(base, session, mix);
+
+  const httpRequests = mix.map((args) => ({ method: "GET", path: `/api/reviews/search?${queryString(args)}` }));
+  const mcpHeaders = { ...MCP_HEADERS, "Mcp-Session-Id": session };
+  const toolRequests = mix.map((args, i) => ({
+    method: "POST",
+    path: "/mcp",
+    headers: mcpHeaders,
+    body: callBody(args, i),
+  }));
+
+  console.log(
+    `bench:mcp: ${SIZE} reviews, sidecar pid ${sidecar.pid} (LOG_LEVEL=info, drained), ${CONNECTIONS} connections, ` +
+      `${SECONDS} s per run after ${WARMUP_SECONDS} s warm-up, ${mix.length} filters, Node ${process.version}, ` +
+      `${availableParallelism()} CPUs, load average ${loadAverage()}`,
+  );
+  // Warm-up: both paths, so neither run pays for JIT compilation of the shared search code.
+  await cannon({ url: base, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: httpRequests });
+  await cannon({ url: base, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: toolRequests });
+
+  const http = await withCpu(() =>
+    cannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests: httpRequests }),
+  );
+  console.log(row("(1) GET /api/reviews/search", http, "req/s"));
+  const tool = await withCpu(() =>
+    cannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests: toolRequests }),
+  );
+  console.log(row("(2) tools/call search_reviews, one session", tool, "req/s"));
+  const cycles = await withCpu(() => sessionCycles(base, mix, SECONDS));
+  console.log(row("(3) initialize + tools/call + DELETE", cycles, "cycles/s"));
+  console.log(`    the client's own CPU: ${f(cycles.clientCpuMs, 2, 5)} ms per cycle`);
+
+  const abandon = () =>
+    withCpu(() =>
+      cannon({
+        url: base,
+        connections: CONNECTIONS,
+        amount: ABANDONED_SESSIONS,
+        requests: [{ method: "POST", path: "/mcp", headers: MCP_HEADERS, body: INITIALIZE_BODY }],
+      }),
+    );
+  const heapBefore = await sidecar.retainedHeap();
+  const rssBefore = procStatus(sidecar.pid, "VmRSS");
+  const abandoned = await abandon();
+  const rssAfter = procStatus(sidecar.pid, "VmRSS");
+  const heapAfter = await sidecar.retainedHeap();
+  console.log(row(`(4) ${ABANDONED_SESSIONS} initialize, never DELETEd`, abandoned, "req/s"));
+  // A second batch tells retained memory (it would grow again) from heap head-room (it does not).
+  const again = await abandon();
+  const rssAfterAgain = procStatus(sidecar.pid, "VmRSS");
+  console.log(row(`    another ${ABANDONED_SESSIONS}`, again, "req/s"));
+
+  const failures = http.errors + tool.errors + cycles.errors + abandoned.errors + again.errors;
+  return { http, tool, cycles, rssAtStart, rssBefore, rssAfter, rssAfterAgain, heapBefore, heapAfter, failures };
+}
