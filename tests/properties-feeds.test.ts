@@ -28,6 +28,19 @@ const business = BusinessSchema.parse(
 );
 const urls = siteUrls("https://reviews.test");
 
+/** A review's input as an editor would write it, unparsed, for the regression tests' one-off reviews. */
+const draft = (fields: { id: string; text: string; author: { name: string }; rating?: number }) => ({
+  date: "2025-05-05",
+  rating: 4,
+  verified: true,
+  verification: { method: "job_record" },
+  source: "direct",
+  technicians: [],
+  services: [],
+  service_area: "sacramento",
+  ...fields,
+});
+
 /**
  * Arbitrary reviews as ReviewSchema accepts them (its trimming applied), with catalogue references
  * from business.json, then sorted newest first as loadDataset does. `clean` maps every text field.
@@ -114,19 +127,9 @@ describe("buildJsonFeed on arbitrary reviews", () => {
   // surrogate pair when the first line has no space to cut at,
   // leaving a lone surrogate in the item title (invalid Unicode; shown as U+FFFD or dropped by readers).
   it("headlines of untitled reviews are well-formed Unicode (no half emoji)", () => {
-    const review = ReviewSchema.parse({
-      id: "2025-05-05-emoji",
-      date: "2025-05-05",
-      rating: 5,
-      text: `A${"👍".repeat(40)}`,
-      author: { name: "Emoji Fan" },
-      verified: true,
-      verification: { method: "job_record" },
-      source: "direct",
-      technicians: [],
-      services: [],
-      service_area: "sacramento",
-    });
+    const review = ReviewSchema.parse(
+      draft({ id: "2025-05-05-emoji", rating: 5, text: `A${"👍".repeat(40)}`, author: { name: "Emoji Fan" } }),
+    );
     const [item] = buildJsonFeed(datasetOf([review]), urls).items;
     expect(item?.title.isWellFormed()).toBe(true);
   });
@@ -151,20 +154,13 @@ describe("buildAtomFeed on arbitrary reviews", () => {
   // pasted from word processors), and XML 1.0 forbids them, so one such review made feed.xml malformed.
   // The schema now rejects them, so the data check names the file.
   it("a review text with a control character is rejected where it enters, naming the character", async () => {
-    const draft = {
-      id: "2025-05-05-pasted",
-      date: "2025-05-05",
-      rating: 4,
-      text: "Pasted from my notes:\u000bthe leak is fixed.",
-      author: { name: "Pat" },
-      verified: true,
-      verification: { method: "job_record" },
-      source: "direct",
-      technicians: [],
-      services: [],
-      service_area: "sacramento",
-    };
-    const parsed = ReviewSchema.safeParse(draft);
+    const parsed = ReviewSchema.safeParse(
+      draft({
+        id: "2025-05-05-pasted",
+        text: "Pasted from my notes:\u000bthe leak is fixed.",
+        author: { name: "Pat" },
+      }),
+    );
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
       ["text", "must not contain invisible control characters (U+000B at character 22); retype that spot"],

@@ -35,7 +35,7 @@ export function syncRateLimit(options: {
     standardHeaders: "draft-7",
     legacyHeaders: false,
     store: windows,
-    keyGenerator: (req) => key(req),
+    keyGenerator: key,
     // The check that no request is counted twice costs a WeakMap entry per request; the Express
     // routes and `consume` count each request once (a request is counted by whichever answers it).
     validate: { singleCount: false },
