@@ -14,7 +14,7 @@ import {
   get,
   reviewCount,
   SEED,
-  store,
+  servedReviews,
   useApiServer,
 } from "./support/api-server.ts";
 
@@ -32,12 +32,12 @@ describe("GET /api/reviews/search", () => {
     expect(Object.keys(body)).toEqual(["total", "count", "limit", "next_cursor", "reviews"]);
     expect(body).toMatchObject({ total: reviewCount, count: 3, limit: 3 });
     expect(body.reviews.map((r: Review) => r.id)).toEqual(
-      store.current.index.reviews.slice(0, 3).map((review) => review.id),
+      servedReviews().slice(0, 3).map((review) => review.id),
     );
 
     const next = await (await get(`/api/reviews/search?limit=3&cursor=${body.next_cursor}`)).json();
     expect(next.reviews.map((r: Review) => r.id)).toEqual(
-      store.current.index.reviews.slice(3, 6).map((review) => review.id),
+      servedReviews().slice(3, 6).map((review) => review.id),
     );
   });
 
@@ -143,10 +143,11 @@ describe("GET /api/reviews/since/{date}", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     const body = await response.json();
     expect(SinceResponseSchema.parse(body)).toEqual(body);
-    expect(Object.keys(body)).toEqual(["since", "count", "reviews"]);
+    expect(Object.keys(body)).toEqual(["since", "total", "count", "next_cursor", "reviews"]);
     expect(body.since).toBe("2026-01-01");
     expect(body.count).toBe(body.reviews.length);
-    const expected = store.current.index.reviews.filter((review) => review.date >= "2026-01-01");
+    expect(body.next_cursor).toBeNull();
+    const expected = servedReviews().filter((review) => review.date >= "2026-01-01");
     expect(body.count).toBe(expected.length);
     expect(body.reviews.map((r: Review) => r.id)).toEqual(expected.map((review) => review.id));
     expect((await (await get("/api/reviews/since/2000-01-01")).json()).count).toBe(reviewCount);

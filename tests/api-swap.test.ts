@@ -53,7 +53,7 @@ describe("a new build swapped in under load", () => {
     const app = await listen(
       createApp({ config: { SITE_URL: SITE, SERVE_STATIC: false }, store: swapStore, logger: silent }),
     );
-    const oldCount = swapStore.current.index.reviews.length;
+    const oldCount = swapStore.current.index.count;
     const newCount = oldCount + EXTRA_REVIEWS.length;
     const oldVersion = swapStore.current.index.version;
 

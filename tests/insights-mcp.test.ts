@@ -6,16 +6,16 @@ import { TOOLS, type ToolContext } from "../src/mcp/tool-catalog.ts";
 import type { InsightsDocument } from "../src/schemas/insights.ts";
 import type { ReviewsDocument } from "../src/schemas/reviews-document.ts";
 import { InsightsResultSchema } from "../src/schemas/tools.ts";
-import { buildReviewIndex } from "../src/search/review-index.ts";
+import { buildSearchIndex } from "../src/search/search-index.ts";
 
 const dist = inject("sampleDist");
 const insights = JSON.parse(readFileSync(path.join(dist, "insights.json"), "utf8")) as InsightsDocument;
 const reviews = JSON.parse(readFileSync(path.join(dist, "reviews.json"), "utf8")) as ReviewsDocument;
-const index = buildReviewIndex(reviews, "test");
+const index = buildSearchIndex(reviews, "test");
 const context: ToolContext = {
   index,
   business: reviews.business,
-  aggregate: aggregateRating(index.reviews),
+  aggregate: aggregateRating(reviews.reviews),
   insights,
 };
 const tool = TOOLS.find((t) => t.name === "get_insights");

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseSearchParams } from "../src/search/search-reviews.ts";
-import { fromQuery, ids, issuesOf, REVIEWS, search } from "./support/search-fixture.ts";
+import { dataset, fromQuery, ids, issuesOf, REVIEWS, search } from "./support/search-fixture.ts";
 import { type NaiveParams, naiveIds } from "./support/search-reference.ts";
 
 // ---------------------------------------------------------------------------
@@ -150,13 +150,21 @@ describe("searchReviews filters", () => {
     expect(ids(search({ mentions_technician: "marcus" }))).toEqual(naiveIds({ mentions_technician: "Marcus B." }));
   });
 
-  it("an unknown technician or service gives no results, not an error", () => {
+  it("an unknown technician or service is refused with the valid values and the closest one", () => {
+    const [luiz] = issuesOf(() => search({ mentions_technician: "luiz" }));
+    expect(luiz).toMatchObject({ path: "mentions_technician", code: "unknown_value" });
+    expect(luiz?.message).toContain('did you mean "Luis O."?');
+    for (const technician of dataset.business.technicians) expect(luiz?.message).toContain(technician.name);
     for (const mentions_technician of ["nobody", "Chris Q.", "moreno", "chris m"]) {
-      const response = search({ mentions_technician });
-      expect(response, mentions_technician).toEqual({ total: 0, count: 0, limit: 20, next_cursor: null, reviews: [] });
+      const [issue] = issuesOf(() => search({ mentions_technician }));
+      expect(issue, mentions_technician).toMatchObject({ path: "mentions_technician", code: "unknown_value" });
     }
-    expect(search({ mentions_service: "plumbing" }).total).toBe(0);
-    expect(fromQuery("mentions_technician=nobody").total).toBe(0);
+    const [drain] = issuesOf(() => search({ mentions_service: "drain-cleanin" }));
+    expect(drain).toMatchObject({ path: "mentions_service", code: "unknown_value" });
+    expect(drain?.message).toContain('did you mean "drain-cleaning"?');
+    for (const service of dataset.business.services) expect(drain?.message).toContain(service.id);
+    expect(issuesOf(() => search({ mentions_service: "plumbing" }))[0]?.path).toBe("mentions_service");
+    expect(issuesOf(() => fromQuery("mentions_technician=nobody"))[0]?.path).toBe("mentions_technician");
   });
 
   it("mentions_service matches a service id exactly, case-insensitively", () => {
@@ -164,9 +172,9 @@ describe("searchReviews filters", () => {
     for (const id of ["drain-cleaning", "DRAIN-CLEANING", "Drain-Cleaning"]) {
       expect(ids(search({ mentions_service: id })), id).toEqual(drains);
     }
-    expect(search({ mentions_service: "drain" }).total).toBe(0);
-    expect(search({ mentions_service: "cleaning" }).total).toBe(0);
-    expect(search({ mentions_service: "Drain cleaning" }).total).toBe(0); // the name, not the id
+    for (const notAnId of ["drain", "cleaning", "Drain cleaning"]) {
+      expect(issuesOf(() => search({ mentions_service: notAnId }))[0]?.code, notAnId).toBe("unknown_value");
+    }
     expect(search({ mentions_service: "leak-detection" }).total).toBe(4);
   });
 

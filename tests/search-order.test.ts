@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildReviewsDocument } from "../src/documents/reviews-document.ts";
-import { buildReviewIndex } from "../src/search/review-index.ts";
+import { buildSearchIndex } from "../src/search/search-index.ts";
 import {
   dataset,
   fromQuery,
@@ -129,7 +129,7 @@ describe("searchReviews pagination", () => {
     const next = search({ sort: "highest", limit: 7, cursor: a.next_cursor });
     expect(ids(next)).toEqual(naiveIds({ sort: "highest" }).slice(5, 12));
     // An index built again from the same data (as after reloading an identical build) accepts it.
-    const rebuilt = buildReviewIndex(buildReviewsDocument(dataset), "v1");
+    const rebuilt = buildSearchIndex(buildReviewsDocument(dataset), "v1");
     expect(ids(search({ sort: "highest", limit: 5, cursor: a.next_cursor }, rebuilt))).toEqual(
       naiveIds({ sort: "highest" }).slice(5, 10),
     );

@@ -97,7 +97,7 @@ describe("parameter validation", () => {
 
 describe("reviewsSince", () => {
   it("returns reviews dated on or after the date, newest first", () => {
-    const response = reviewsSince(index, "2026-07-04");
+    const response = reviewsSince(index, { date: "2026-07-04" });
     SinceResponseSchema.parse(response);
     expect(response.since).toBe("2026-07-04");
     expect(response.count).toBe(response.reviews.length);
@@ -109,15 +109,39 @@ describe("reviewsSince", () => {
       "2026-07-04-lou-m",
     ]);
     for (const date of ["2020-01-01", "2024-01-15", "2024-01-16", "2025-06-10", "2025-06-11", "2026-10-31"]) {
-      expect(ids(reviewsSince(index, date)), date).toEqual(naiveIds({ since: date }));
+      expect(ids(reviewsSince(index, { date })), date).toEqual(naiveIds({ since: date }));
     }
-    expect(reviewsSince(index, "2020-01-01").count).toBe(26);
+    expect(reviewsSince(index, { date: "2020-01-01" }).count).toBe(26);
   });
 
   it("gives an empty list for a date after the latest review, including future dates", () => {
     for (const date of ["2026-11-01", "2027-01-01", "2999-12-31"]) {
-      expect(reviewsSince(index, date)).toEqual({ since: date, count: 0, reviews: [] });
+      expect(reviewsSince(index, { date })).toEqual({ since: date, total: 0, count: 0, next_cursor: null, reviews: [] });
     }
+  });
+
+  it("pages with limit and next_cursor, and without limit returns every match at once", () => {
+    const all = ids(reviewsSince(index, { date: "2020-01-01" }));
+    expect(all).toHaveLength(26);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const response = reviewsSince(index, { date: "2020-01-01", limit: 7, ...(cursor ? { cursor } : {}) });
+      SinceResponseSchema.parse(response);
+      expect(response.total).toBe(26);
+      seen.push(...ids(response));
+      if (response.next_cursor === null) break;
+      expect(response.count).toBe(7);
+      cursor = response.next_cursor;
+    }
+    expect(seen).toEqual(all);
+    const first = reviewsSince(index, { date: "2020-01-01", limit: 7 });
+    const other = issuesOf(() => reviewsSince(index, { date: "2024-01-01", limit: 7, cursor: first.next_cursor }));
+    expect(other).toEqual([{ path: "cursor", code: "invalid_cursor", message: expect.stringContaining("different query") }]);
+    for (const limit of [0, 101, 2.5]) {
+      expect(issuesOf(() => reviewsSince(index, { date: "2020-01-01", limit }))[0]?.path).toBe("limit");
+    }
+    expect(issuesOf(() => reviewsSince(index, { date: "2020-01-01", size: 3 }))[0]?.path).toBe("size");
   });
 
   it("rejects malformed and impossible dates", () => {
@@ -130,7 +154,7 @@ describe("reviewsSince", () => {
       "",
       "2025-01-01T00:00:00Z",
     ]) {
-      const issues = issuesOf(() => reviewsSince(index, date));
+      const issues = issuesOf(() => reviewsSince(index, { date }));
       expect(issues, date).toEqual([{ path: "date", code: "invalid_format", message: expect.any(String) }]);
     }
   });

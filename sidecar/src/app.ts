@@ -6,13 +6,11 @@ import type { Config } from "../../src/schemas/config.ts";
 import { siteUrls } from "../../src/site/urls.ts";
 import type { BundleStore } from "./bundle/bundle-store.ts";
 import { setCommonHeaders } from "./http/common-headers.ts";
-import { COMPRESSION_THRESHOLD } from "./http/compression.ts";
 import { errorHandler, unmatchedRoute } from "./http/error-handler.ts";
 import { lazyRoutes } from "./http/lazy-routes.ts";
 import { limitBodySize } from "./http/limits.ts";
 import { requestId } from "./http/request-id.ts";
 import { type HubRouteOptions, hubRoutes } from "./hub/routes.ts";
-import type { DirectEndpointSlot } from "./mcp/direct-endpoint.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
 import { createMetrics, type Metrics } from "./metrics/metrics.ts";
 import { countRequests, metricsRoutes } from "./metrics/routes.ts";
@@ -28,11 +26,9 @@ export interface AppDeps {
   logger: Logger;
   /** Signs and checks MCP session ids; share its secret between replicas. Default: a random secret. */
   sessions?: SessionTokens;
-  /** Filled by the MCP routes for the tools/call fast path in front of the app (see server.ts). */
-  mcpDirect?: DirectEndpointSlot;
   /** The WebSub hub and its limits; without it /api/websub/hub is not served. */
   hub?: Omit<HubRouteOptions, "bundles">;
-  /** Shared with the fast path in front of the app; default: a registry of the app's own. */
+  /** Shared with the hub and the MCP session counters; default: a registry of the app's own. */
   metrics?: Metrics;
   /** Why /readyz should answer 503 now; default: always ready. */
   readiness?: Readiness;
@@ -62,11 +58,12 @@ export function createApp(deps: AppDeps): Express {
     setCommonHeaders(res);
     next();
   });
-  // The read API comes first: it is the hot path, and every router before it costs each request.
   // The MCP endpoint and the hub read their own bodies (with their own limits and error formats).
   app.use(limitBodySize(MAX_BODY_BYTES, ["/mcp", "/api/websub/hub"]));
-  app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
+  // The read API comes before compression: its answers are compressed once each and kept (see
+  // send-answer.ts), and every middleware before it costs each request.
   app.use(reviewRoutes(deps.store));
+  app.use(compression({ threshold: 1024 }));
   app.use(healthRoutes(deps.store, deps.readiness));
   app.use(metricsRoutes(metrics, deps.config.METRICS_TOKEN));
   // The MCP SDK and the tool catalog are a third of the start-up's imports: loaded on first use.
@@ -78,7 +75,6 @@ export function createApp(deps: AppDeps): Express {
       tokens,
       urls,
       rateLimitPerMinute: deps.config.MCP_RATE_LIMIT_PER_MINUTE ?? 600,
-      ...(deps.mcpDirect ? { direct: deps.mcpDirect } : {}),
     }),
   );
   app.use(mcp.handler);

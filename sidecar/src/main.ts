@@ -46,7 +46,7 @@ function describe(config: Config, store: Store, port: number): string {
   } else {
     lines.push("  static documents are not served here (SERVE_STATIC=false): deploy dist/ to a CDN");
   }
-  lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.reviews.length} reviews`);
+  lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.count} reviews`);
   lines.push("  /mcp              MCP server (streamable HTTP)");
   lines.push("  /api/websub/hub   WebSub hub for /feed.xml, /api/feed.json, /reviews.json");
   lines.push("  /healthz, /readyz liveness, readiness");
@@ -126,7 +126,7 @@ function start(): void {
     // so the first MCP call and the first text query do not wait for it.
     setImmediate(() => {
       void import("./mcp/routes.ts");
-      void store.current.index.folded;
+      if (store.current.index.count > 0) store.current.index.folded(0);
     });
   });
   server.on("error", (error) => {

@@ -1,10 +1,14 @@
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Dataset } from "../data/dataset.ts";
 import { loadDataset } from "../data/load-dataset.ts";
 import { writeHeadersFile, writeSitemapFiles } from "../discovery/write-build-files.ts";
 import { computeInsights } from "../insights/step/compute-insights.ts";
+import { buildReviewsDocument } from "../documents/reviews-document.ts";
 import type { BuildManifest } from "../schemas/manifest.ts";
+import { SEARCH_INDEX_FILE } from "../search/index-format.ts";
+import { writeSearchIndex } from "../search/write-index.ts";
 import { siteUrls } from "../site/urls.ts";
 import { setBuildContext } from "./context.ts";
 import { buildManifest, listFiles, MANIFEST_FILE, serializeManifest } from "./manifest.ts";
@@ -76,7 +80,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     for (const [file, digest] of writeSitemapFiles(staging, [...astroFiles, ...pages.keys()], dataset, urls)) {
       pages.set(file, digest);
     }
-    const manifest = buildManifest(staging, astroFiles, pages, dataset, options.siteUrl);
+    const manifest = {
+      ...buildManifest(staging, astroFiles, pages, dataset, options.siteUrl),
+      search_index: writeIndexFile(staging, dataset),
+    };
     writeFileSync(path.join(staging, MANIFEST_FILE), serializeManifest(manifest));
     writeHeadersFile(staging, manifest, urls);
     swapInto(staging, outDir);
@@ -89,6 +96,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 }
 
 let buildCount = 0;
+
+/** The sidecar's search index, beside the documents but not among them (it is not published). */
+function writeIndexFile(dir: string, dataset: Dataset) {
+  const bytes = writeSearchIndex(buildReviewsDocument(dataset), dataset.sourceSha256);
+  writeFileSync(path.join(dir, SEARCH_INDEX_FILE), bytes);
+  return { file: SEARCH_INDEX_FILE, sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
+}
 
 /**
  * Replaces `outDir` with `staging` by renames, so readers see the old or the new build. When

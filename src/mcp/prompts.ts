@@ -53,15 +53,15 @@ export function answerQuestionPrompt(context: ToolContext, question: string): st
   const words = [...new Set(question.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])].filter(
     (w) => !STOP_WORDS.has(w),
   );
-  const scored = context.index.reviews
-    .map((review, position) => ({
-      review,
-      score: words.filter((w) => (context.index.folded[position] ?? "").includes(w)).length,
-    }))
+  const { index } = context;
+  const scored = Array.from({ length: index.count }, (_, position) => ({
+    position,
+    score: words.filter((w) => index.folded(position).includes(w)).length,
+  }))
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, 30)
-    .map((entry) => entry.review);
+    .map((entry) => index.review(entry.position));
   const { business, aggregate } = context;
   return [
     `A customer asks about ${business.name}: "${question}"`,

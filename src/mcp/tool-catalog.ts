@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Business } from "../schemas/business.ts";
 import type { InsightsDocument } from "../schemas/insights.ts";
 import type { AggregateRating } from "../schemas/reviews-document.ts";
-import { SearchParamsSchema, type SearchResponse, SearchResponseSchema } from "../schemas/search.ts";
+import { SearchParamsSchema, SearchResponseSchema } from "../schemas/search.ts";
 import {
   BusinessInfoSchema,
   GetReviewArgsSchema,
@@ -15,16 +15,14 @@ import {
   SinceResultSchema,
 } from "../schemas/tools.ts";
 import { InvalidRequestError } from "../search/errors.ts";
-import { foldText } from "../search/fold.ts";
-import type { ReviewIndex } from "../search/review-index.ts";
+import { resolveService, resolveTechnician } from "../search/facet-values.ts";
 import { reviewsSince } from "../search/reviews-since.ts";
+import type { SearchIndex } from "../search/search-index.ts";
 import { searchReviews, toIssues } from "../search/search-reviews.ts";
 
-/** What the tools read: one loaded build. */
+/** What the tools read: one loaded build (the same search index the HTTP read API answers from). */
 export interface ToolContext {
-  index: ReviewIndex;
-  /** Search over `index`, possibly memoized by the caller; defaults to searchReviews. */
-  search?: (args: unknown) => SearchResponse;
+  index: SearchIndex;
   business: Business;
   aggregate: AggregateRating;
   insights: InsightsDocument;
@@ -50,9 +48,27 @@ function parse<T>(schema: z.ZodType<T>, args: unknown): T {
 type InsightsArgs = z.infer<typeof InsightsArgsSchema>;
 type Entities = InsightsDocument["entities"];
 
-function narrowEntities(entities: Entities, args: InsightsArgs, index: ReviewIndex): Entities {
-  const names = args.technician ? (index.technicianKeys.get(foldText(args.technician.trim())) ?? []) : undefined;
-  const service = args.service?.toLowerCase();
+/** The technician names and service id the arguments name; unknown ones are refused as in search. */
+function entityFilters(args: InsightsArgs, index: SearchIndex) {
+  const names = args.technician === undefined ? undefined : resolveTechnician(index, args.technician);
+  const service = args.service === undefined ? undefined : resolveService(index, args.service);
+  const issues = [names, service].filter((value) => typeof value === "object" && "path" in value);
+  if (issues.length > 0) {
+    throw new InvalidRequestError(
+      issues.map((issue) => {
+        const { path, code, message } = issue as { path: string; code: string; message: string };
+        return { path: path === "mentions_technician" ? "technician" : "service", code, message };
+      }),
+    );
+  }
+  return { names: names as readonly string[] | undefined, service: service as string | undefined };
+}
+
+function narrowEntities(
+  entities: Entities,
+  args: InsightsArgs,
+  { names, service }: ReturnType<typeof entityFilters>,
+): Entities {
   const aspect = <T extends { aspects: { id: string }[] | null }>(entity: T): T =>
     args.aspect && entity.aspects ? { ...entity, aspects: entity.aspects.filter((a) => a.id === args.aspect) } : entity;
   return {
@@ -64,14 +80,15 @@ function narrowEntities(entities: Entities, args: InsightsArgs, index: ReviewInd
   };
 }
 
-function narrowInsights(insights: InsightsDocument, args: InsightsArgs, index: ReviewIndex) {
+function narrowInsights(insights: InsightsDocument, args: InsightsArgs, index: SearchIndex) {
+  const filters = entityFilters(args, index);
   const wanted = args.section ? [args.section] : InsightsSectionSchema.options;
   const sections: Record<string, unknown> = {};
   for (const section of wanted) {
     if (section === "aspects") {
       sections.aspects = args.aspect ? insights.aspects.filter((a) => a.id === args.aspect) : insights.aspects;
     } else if (section === "entities") {
-      sections.entities = narrowEntities(insights.entities, args, index);
+      sections.entities = narrowEntities(insights.entities, args, filters);
     } else {
       sections[section] = insights[section];
     }
@@ -101,7 +118,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description: `Search the verified reviews. All filters combine with AND: exact rating, minimum rating, date range (since/until, inclusive), a case- and accent-insensitive text query over title and text, a technician (id, display name or first name) and a service id. Results are sorted newest first unless sort says otherwise; page with limit (1-100, default 20) and the returned next_cursor. Returns total matches, the page of full reviews, and next_cursor (null on the last page). Same semantics as GET /api/reviews/search. ${UNITS}`,
     input: SearchParamsSchema,
     output: SearchResponseSchema,
-    run: (context, args) => (context.search ? context.search(args) : searchReviews(context.index, args)),
+    run: (context, args) => searchReviews(context.index, args),
   },
   {
     name: "get_review",
@@ -111,28 +128,23 @@ export const TOOLS: readonly ToolDefinition[] = [
     output: ReviewResultSchema,
     run: (context, args) => {
       const { id } = parse(GetReviewArgsSchema, args);
-      const position = context.index.byId.get(id);
+      const position = context.index.positionOf(id);
       if (position === undefined) {
         throw new InvalidRequestError([{ path: "id", code: "not_found", message: `no review has the id "${id}"` }]);
       }
-      return { review: context.index.reviews[position] };
+      return { review: context.index.review(position) };
     },
   },
   {
     name: "get_reviews_since",
     title: "Reviews since a date",
-    description: `Reviews dated on or after a date, newest first, up to limit (default 100): for catching up on what is new. total tells how many there are in all. ${UNITS}`,
+    description: `Reviews dated on or after a date, newest first, up to limit (default 100): for catching up on what is new. total tells how many there are in all; page with the returned next_cursor (null on the last page). Same semantics as GET /api/reviews/since/{date}. ${UNITS}`,
     input: SinceArgsSchema,
     output: SinceResultSchema,
     run: (context, args) => {
-      const { date, limit } = parse(SinceArgsSchema, args);
-      const all = reviewsSince(context.index, date);
-      return {
-        since: all.since,
-        total: all.count,
-        count: Math.min(limit, all.count),
-        reviews: all.reviews.slice(0, limit),
-      };
+      // The HTTP route's rules (and code) with the tool's default limit.
+      const { date, limit, cursor } = parse(SinceArgsSchema, args);
+      return reviewsSince(context.index, { date, limit, ...(cursor === undefined ? {} : { cursor }) });
     },
   },
   {

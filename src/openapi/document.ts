@@ -39,9 +39,10 @@ function staticDocument(summary: string, schema: object, type: string, descripti
   };
 }
 
-function searchParameters() {
-  const properties = componentSchemas().SearchParams?.properties as Record<string, Record<string, unknown>>;
-  return Object.keys(SearchParamsSchema.shape).map((name) => {
+/** Query parameters from a params schema's component (all optional), less those given elsewhere. */
+function queryParameters(id: string, names: readonly string[]) {
+  const properties = componentSchemas()[id]?.properties as Record<string, Record<string, unknown>>;
+  return names.map((name) => {
     const { description, ...schema } = properties[name] ?? {};
     return { name, in: "query", required: false, description, schema };
   });
@@ -110,7 +111,7 @@ export function buildOpenApiDocument(urls: SiteUrls, businessName: string) {
           description:
             "All filters combine with AND. Unknown, repeated or empty parameters are rejected with 400. The MCP tool search_reviews takes the same arguments.",
           tags: ["reviews"],
-          parameters: searchParameters(),
+          parameters: queryParameters("SearchParams", Object.keys(SearchParamsSchema.shape)),
           responses: {
             "200": { ...json(ref("SearchResponse"), "Matching reviews with all their fields."), headers: cacheHeaders },
             "400": error("Invalid query parameters; `issues` lists every problem."),
@@ -121,16 +122,21 @@ export function buildOpenApiDocument(urls: SiteUrls, businessName: string) {
         get: {
           operationId: "reviewsSince",
           summary: "Reviews dated on or after a date",
-          description: "For incremental sync; supports conditional GET with ETag and Last-Modified.",
+          description:
+            "For incremental sync; supports conditional GET with ETag and Last-Modified. Without limit every matching review is returned; with limit, page with next_cursor. Unknown parameters are rejected with 400.",
           tags: ["reviews"],
-          parameters: [{ name: "date", in: "path", required: true, schema: ref("IsoDate") }, ...conditional],
+          parameters: [
+            { name: "date", in: "path", required: true, schema: ref("IsoDate") },
+            ...queryParameters("SinceParams", ["limit", "cursor"]),
+            ...conditional,
+          ],
           responses: {
             "200": {
               ...json(ref("SinceResponse"), "Reviews with date >= {date}, newest first."),
               headers: cacheHeaders,
             },
             "304": notModified,
-            "400": error("The date is malformed or not a real calendar date."),
+            "400": error("The date, limit or cursor is invalid, or a parameter is unknown; `issues` lists every problem."),
           },
         },
       },

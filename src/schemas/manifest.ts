@@ -24,6 +24,14 @@ export const BuildManifestSchema = z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .meta({ description: "Hash of every input data file." }),
+    search_index: z
+      .strictObject({
+        file: z.string(),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        size: z.int().min(0),
+      })
+      .optional()
+      .meta({ description: "The sidecar's search index (not published): file relative to the output folder." }),
     entries: z.array(ManifestEntrySchema),
   })
   .meta({ id: "BuildManifest", description: "Written after every successful build; read by the sidecar and the hub." });

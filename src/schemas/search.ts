@@ -79,10 +79,35 @@ export const SearchResponseSchema = z
   .meta({ id: "SearchResponse" });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 
+/** since/{date}'s parameters: without limit every matching review comes at once, as the spec says. */
+export const SinceParamsSchema = z
+  .strictObject({
+    date: IsoDateSchema.meta({ description: "Only reviews dated on or after this date (YYYY-MM-DD)." }),
+    limit: z
+      .int({ error: "must be a whole number from 1 to 100" })
+      .min(1, { error: "must be a whole number from 1 to 100" })
+      .max(100, { error: "must be a whole number from 1 to 100" })
+      .optional()
+      .meta({ description: "Maximum number of reviews returned (1-100); without it, all of them." }),
+    cursor: z
+      .string()
+      .min(1, { error: "must not be empty" })
+      .max(200, { error: "must be at most 200 characters" })
+      .optional()
+      .meta({ description: "Opaque cursor from next_cursor of the previous page, with the same date." }),
+  })
+  .meta({ id: "SinceParams" });
+export type SinceParams = z.infer<typeof SinceParamsSchema>;
+
 export const SinceResponseSchema = z
   .strictObject({
     since: IsoDateSchema,
-    count: z.int().min(0),
+    total: z.int().min(0).meta({ description: "Number of reviews dated on or after `since`." }),
+    count: z.int().min(0).meta({ description: "Number of reviews returned (all of them without limit)." }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Opaque cursor of the next page (only with limit), null on the last page." }),
     reviews: z.array(ReviewSchema).meta({ description: "Reviews dated on or after `since`, newest first." }),
   })
   .meta({ id: "SinceResponse" });

@@ -34,12 +34,19 @@ export const SinceArgsSchema = z.strictObject({
     .max(100, { error: "must be a whole number from 1 to 100" })
     .default(100)
     .meta({ description: "Maximum number of reviews returned, newest first (1-100, default 100)." }),
+  cursor: z
+    .string()
+    .min(1, { error: "must not be empty" })
+    .max(200, { error: "must be at most 200 characters" })
+    .optional()
+    .meta({ description: "Opaque cursor from next_cursor of the previous call, with the same date." }),
 });
 
 export const SinceResultSchema = z.strictObject({
   since: IsoDateSchema,
   total: z.int().min(0).meta({ description: "Number of reviews dated on or after `since`." }),
   count: z.int().min(0).meta({ description: "Number returned (at most limit)." }),
+  next_cursor: z.string().nullable().meta({ description: "Cursor of the next page, null on the last page." }),
   reviews: z.array(ReviewSchema),
 });
 

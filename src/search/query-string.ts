@@ -1,36 +1,54 @@
 import { closest } from "../data/format-issue.ts";
 import type { ValidationIssue } from "../schemas/errors.ts";
-import { SearchParamsSchema, type SearchResponse } from "../schemas/search.ts";
 import { InvalidRequestError } from "./errors.ts";
-import type { ReviewIndex } from "./review-index.ts";
-import { searchReviews } from "./search-reviews.ts";
 
-const KNOWN = Object.keys(SearchParamsSchema.shape);
 const NUMERIC = new Set(["rating", "min_rating", "limit"]);
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
+/** One `name=value` of a raw query string, percent-decoded ("+" is a space); undefined if malformed. */
+function decodePart(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part.replaceAll("+", " "));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Decodes a query string into typed search arguments. Unknown, repeated and empty parameters are
- * errors: a typo such as `min_ratting` must not silently return everything.
+ * Decodes a raw query string (without "?") into typed arguments for the parameters in `known`.
+ * Malformed percent-encoding (a lone `%`, bytes that are not UTF-8), unknown, repeated and empty
+ * parameters are errors: a typo such as `min_ratting` must not silently return everything.
  */
-export function decodeSearchQuery(query: URLSearchParams): {
-  args: Record<string, unknown>;
-  issues: ValidationIssue[];
-} {
+export function decodeQuery(
+  raw: string,
+  known: readonly string[],
+): { args: Record<string, unknown>; issues: ValidationIssue[] } {
   const args: Record<string, unknown> = {};
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const [name, value] of query) {
-    if (!KNOWN.includes(name)) {
+  for (const part of raw.split("&")) {
+    if (part === "") continue;
+    const equals = part.indexOf("=");
+    const name = decodePart(equals < 0 ? part : part.slice(0, equals));
+    const value = decodePart(equals < 0 ? "" : part.slice(equals + 1));
+    if (name === undefined || value === undefined) {
+      issues.push({
+        path: name ?? "(query string)",
+        code: "invalid_encoding",
+        message: `"${part.slice(0, 60)}" is not valid percent-encoding (write % as %25)`,
+      });
+      continue;
+    }
+    if (!known.includes(name)) {
       if (seen.has(name)) continue;
       seen.add(name);
-      const suggestion = name ? closest(name, KNOWN) : undefined;
+      const suggestion = name ? closest(name, known) : undefined;
       issues.push({
         path: name || "(empty name)",
         code: "unrecognized",
         message: suggestion
           ? `is not a parameter; did you mean ${suggestion}?`
-          : `is not a parameter; use ${KNOWN.join(", ")}`,
+          : `is not a parameter; use ${known.join(", ")}`,
       });
       continue;
     }
@@ -51,17 +69,16 @@ export function decodeSearchQuery(query: URLSearchParams): {
   return { args, issues };
 }
 
-/** GET /api/reviews/search: decoding problems and validation problems are reported together. */
-export function searchReviewsFromQuery(index: ReviewIndex, query: URLSearchParams): SearchResponse {
-  const { args, issues } = decodeSearchQuery(query);
-  let response: SearchResponse | undefined;
+/** Runs `prepare` on decoded arguments, reporting decoding and validation problems together. */
+export function prepareFromQuery<T>(raw: string, known: readonly string[], prepare: (args: unknown) => T, extra = {}): T {
+  const { args, issues } = decodeQuery(raw, known);
   try {
-    response = searchReviews(index, args);
+    const prepared = prepare({ ...args, ...extra });
+    if (issues.length === 0) return prepared;
   } catch (error) {
     if (!(error instanceof InvalidRequestError)) throw error;
     const reported = new Set(issues.map((issue) => issue.path));
     issues.push(...error.issues.filter((issue) => !reported.has(issue.path)));
   }
-  if (issues.length > 0 || !response) throw new InvalidRequestError(issues);
-  return response;
+  throw new InvalidRequestError(issues);
 }

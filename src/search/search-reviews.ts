@@ -1,11 +1,12 @@
 import { IsoDateSchema } from "../schemas/common.ts";
 import type { ValidationIssue } from "../schemas/errors.ts";
 import type { Review } from "../schemas/review.ts";
-import { type SearchParams, SearchParamsSchema, type SearchResponse } from "../schemas/search.ts";
-import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor.ts";
+import { type SearchParams, SearchParamsSchema, type SearchResponse, type SearchSort } from "../schemas/search.ts";
+import { canonical, decodeCursor, digest, encodeCursor, queryFingerprint } from "./cursor.ts";
 import { InvalidRequestError } from "./errors.ts";
-import { foldText } from "./fold.ts";
-import type { ReviewIndex } from "./review-index.ts";
+import { resolveService, resolveTechnician } from "./facet-values.ts";
+import { type Filters, matchPositions } from "./match.ts";
+import type { SearchIndex } from "./search-index.ts";
 
 type ZodIssueLike = { path: readonly PropertyKey[]; code: string; message: string; keys?: readonly string[] };
 
@@ -44,54 +45,34 @@ export function parseSearchParams(input: unknown): SearchParams {
   return result.data;
 }
 
-/** Why a cursor cannot continue this query, or undefined; `params` is absent when they are invalid. */
-function cursorProblem(index: ReviewIndex, cursor: string, params: SearchParams | undefined) {
+/** The rank a cursor continues from, or why it cannot continue this query. */
+export function cursorStart(index: SearchIndex, cursor: string, query: string | undefined): number | ValidationIssue {
+  const problem = (message: string): ValidationIssue => ({ path: "cursor", code: "invalid_cursor", message });
   const state = decodeCursor(cursor);
-  if (typeof state === "string") return { problem: state };
+  if (typeof state === "string") return problem(state);
   if (state.version !== index.version) {
-    return { problem: "was issued for another version of the data; start again without a cursor" };
+    return problem("was issued for another version of the data; start again without a cursor");
   }
-  if (params && state.query !== queryFingerprint(params)) {
-    return { problem: "belongs to a different query; keep the same filters and sort, or start without a cursor" };
+  if (query !== undefined && state.query !== query) {
+    return problem("belongs to a different query; keep the same filters and sort, or start without a cursor");
   }
-  return { offset: state.offset };
+  return state.offset;
 }
 
-type Test = (position: number) => boolean;
-
-function filters(index: ReviewIndex, params: SearchParams): Test[] | undefined {
-  const { reviews } = index;
-  const tests: Test[] = [];
-  const review = (p: number) => reviews[p] as Review;
-  if (params.rating !== undefined) tests.push((p) => review(p).rating === params.rating);
-  if (params.min_rating !== undefined) tests.push((p) => review(p).rating >= (params.min_rating ?? 0));
-  if (params.since !== undefined) tests.push((p) => review(p).date >= (params.since ?? ""));
-  if (params.until !== undefined) tests.push((p) => review(p).date <= (params.until ?? ""));
-  if (params.mentions_technician !== undefined) {
-    const names = index.technicianKeys.get(foldText(params.mentions_technician.trim())) ?? [];
-    const maps = names.map((name) => index.byTechnician.get(name)).filter((m): m is Uint8Array => m !== undefined);
-    if (maps.length === 0) return undefined;
-    tests.push((p) => maps.some((map) => map[p] === 1));
-  }
-  if (params.mentions_service !== undefined) {
-    const map = index.byService.get(params.mentions_service.trim().toLowerCase());
-    if (!map) return undefined;
-    tests.push((p) => map[p] === 1);
-  }
-  if (params.query !== undefined) {
-    const needle = foldText(params.query);
-    const { folded } = index;
-    // The text test goes last: it is the only one that is not a lookup.
-    tests.push((p) => (folded[p] as string).includes(needle));
-  }
-  return tests;
+/** A valid search over one index: what it selects, where its page starts, and its canonical text. */
+export interface PreparedSearch {
+  filters: Filters;
+  sort: SearchSort;
+  limit: number;
+  start: number;
+  /** Fingerprint of the filters and sort (what cursors are bound to). */
+  query: string;
+  /** Every parameter in canonical form: equal keys give equal answers on the same data. */
+  key: string;
 }
 
-/**
- * Searches the indexed reviews: every filter combines with AND, results come in the requested order
- * with cursor pagination. Shared by GET /api/reviews/search and the MCP tool search_reviews.
- */
-export function searchReviews(index: ReviewIndex, input: unknown): SearchResponse {
+/** Validates a search against the index (technicians, services, cursor); throws with every problem. */
+export function prepareSearch(index: SearchIndex, input: unknown): PreparedSearch {
   const issues: ValidationIssue[] = [];
   let params: SearchParams | undefined;
   try {
@@ -100,38 +81,86 @@ export function searchReviews(index: ReviewIndex, input: unknown): SearchRespons
     if (!(error instanceof InvalidRequestError)) throw error;
     issues.push(...error.issues);
   }
+  const filters: Filters = {};
+  if (params) {
+    const { rating, min_rating, since, until, query, mentions_technician, mentions_service } = params;
+    Object.assign(filters, { rating, min_rating, since, until, query });
+    if (mentions_technician !== undefined) {
+      const names = resolveTechnician(index, mentions_technician);
+      if ("path" in names) issues.push(names);
+      else filters.technicians = names;
+    }
+    if (mentions_service !== undefined) {
+      const id = resolveService(index, mentions_service);
+      if (typeof id === "string") filters.service = id;
+      else issues.push(id);
+    }
+  }
+  const query = params ? queryFingerprint(params) : undefined;
   let start = 0;
   const cursor = fields(input).cursor;
   if (typeof cursor === "string" && !issues.some((issue) => issue.path === "cursor")) {
-    const checked = cursorProblem(index, cursor, params);
-    if (checked.problem) issues.push({ path: "cursor", code: "invalid_cursor", message: checked.problem });
-    else start = checked.offset ?? 0;
+    const checked = cursorStart(index, cursor, query);
+    if (typeof checked === "number") start = checked;
+    else issues.push(checked);
   }
-  if (issues.length > 0 || !params) throw new InvalidRequestError(issues);
-  const query = queryFingerprint(params);
+  if (issues.length > 0 || !params || query === undefined) throw new InvalidRequestError(issues);
+  return { filters, sort: params.sort, limit: params.limit, start, query, key: canonical(params) };
+}
 
-  const tests = filters(index, params);
-  const order = index.orders[params.sort];
-  const page: Review[] = [];
-  let total = 0;
-  let nextOffset: number | undefined;
-  if (tests) {
-    const count = tests.length;
-    // Plain loops: a closure per review (tests.every) cost most of a search's time and allocations.
-    candidates: for (let i = 0; i < order.length; i++) {
-      const position = order[i] as number;
-      for (let t = 0; t < count; t++) if (!(tests[t] as Test)(position)) continue candidates;
-      total++;
-      if (i < start) continue;
-      if (page.length < params.limit) page.push(index.reviews[position] as Review);
-      else if (nextOffset === undefined) nextOffset = i;
-    }
+/** One page of a search: positions of its reviews in order, and the envelope's figures. */
+export interface SearchPage {
+  total: number;
+  limit: number;
+  next_cursor: string | null;
+  positions: number[];
+}
+
+/** Matches in the requested order: ratings bucketed (ties stay newest first), or reversed for oldest. */
+function ordered(index: SearchIndex, matches: Uint32Array, sort: SearchSort): ArrayLike<number> {
+  if (sort === "newest") return matches;
+  if (sort === "oldest") return matches.slice().reverse();
+  const { ratings } = index;
+  const starts = new Array<number>(7).fill(0);
+  for (const p of matches) (starts[(ratings[p] as number) + 1] as number)++;
+  const rank = (rating: number) => (sort === "highest" ? 5 - rating : rating - 1);
+  const byRank = new Array<number>(6).fill(0);
+  for (let rating = 1; rating <= 5; rating++) byRank[rank(rating) + 1] = starts[rating + 1] as number;
+  for (let r = 1; r <= 5; r++) byRank[r] = (byRank[r] as number) + (byRank[r - 1] as number);
+  const result = new Uint32Array(matches.length);
+  for (const p of matches) {
+    const bucket = rank(ratings[p] as number);
+    result[byRank[bucket] as number] = p;
+    byRank[bucket] = (byRank[bucket] as number) + 1;
   }
-  return {
-    total,
-    count: page.length,
-    limit: params.limit,
-    next_cursor: nextOffset === undefined ? null : encodeCursor({ version: index.version, query, offset: nextOffset }),
-    reviews: page,
-  };
+  return result;
+}
+
+/** Runs a prepared search: the page's positions and the figures of the envelope. */
+export function runSearch(index: SearchIndex, search: PreparedSearch): SearchPage {
+  const matches = matchPositions(index, search.filters);
+  const order = ordered(index, matches, search.sort);
+  const total = order.length;
+  const end = Math.min(total, search.start + search.limit);
+  const positions: number[] = [];
+  for (let rank = search.start; rank < end; rank++) positions.push(order[rank] as number);
+  const next_cursor = end < total ? encodeCursor({ version: index.version, query: search.query, offset: end }) : null;
+  return { total, limit: search.limit, next_cursor, positions };
+}
+
+/** The strong ETag of an answer: the data version and the canonical request fix its bytes. */
+export const answerTag = (index: SearchIndex, key: string): string => `"${index.version}-${digest(key, 16)}"`;
+
+/**
+ * Searches the indexed reviews: every filter combines with AND, results come in the requested order
+ * with cursor pagination. Shared by GET /api/reviews/search and the MCP tool search_reviews.
+ */
+export function searchReviews(index: SearchIndex, input: unknown): SearchResponse {
+  return searchResponse(index, runSearch(index, prepareSearch(index, input)));
+}
+
+/** A page as the response object (the MCP tool's structured content). */
+export function searchResponse(index: SearchIndex, page: SearchPage): SearchResponse {
+  const reviews: Review[] = page.positions.map((p) => index.review(p));
+  return { total: page.total, count: reviews.length, limit: page.limit, next_cursor: page.next_cursor, reviews };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, inject } from "vitest";
 import { createApp } from "../../sidecar/src/app.ts";
 import { BundleStore } from "../../sidecar/src/bundle/bundle-store.ts";
 import { ErrorResponseSchema } from "../../src/schemas/errors.ts";
+import type { Review } from "../../src/schemas/review.ts";
 import { listen } from "./http.ts";
 import { ROOT } from "./run-build.ts";
 
@@ -26,11 +27,15 @@ export let reviewCount: number;
 export function useApiServer(): void {
   beforeAll(async () => {
     store = new BundleStore(inject("sampleDist"), silent);
-    reviewCount = store.current.index.reviews.length;
+    reviewCount = store.current.index.count;
     server = await listen(createApp({ config: { SITE_URL: SITE, SERVE_STATIC: true }, store, logger: silent }));
   });
   afterAll(() => server.close());
 }
+
+/** Every review of the served build, newest first, as the index holds them. */
+export const servedReviews = (): Review[] =>
+  Array.from({ length: store.current.index.count }, (_, position) => store.current.index.review(position));
 
 export const get = (url: string, headers: Record<string, string> = {}, base = server.base) =>
   fetch(`${base}${url}`, { headers, redirect: "manual" });

@@ -51,7 +51,6 @@ const technicianArb = fc.oneof(
     weight: 5,
     arbitrary: fc.tuple(fc.constantFrom(...TECHNICIAN_KEYS), fc.boolean()).map(([k, up]) => (up ? k.toUpperCase() : k)),
   },
-  { weight: 1, arbitrary: fc.constantFrom("nobody", "Chris Q.") },
 );
 const SERVICE_IDS = dataset.business.services.map((s) => s.id);
 const serviceArb = fc.oneof(
@@ -59,7 +58,6 @@ const serviceArb = fc.oneof(
     weight: 5,
     arbitrary: fc.tuple(fc.constantFrom(...SERVICE_IDS), fc.boolean()).map(([id, up]) => (up ? id.toUpperCase() : id)),
   },
-  { weight: 1, arbitrary: fc.constantFrom("unknown-service", "drain") },
 );
 export const dateArb = fc
   .date({ min: new Date("2023-12-01T00:00:00Z"), max: new Date("2026-12-31T00:00:00Z"), noInvalidDate: true })

@@ -13,22 +13,22 @@ import type { ValidationIssue } from "../../src/schemas/errors.ts";
 import type { Review } from "../../src/schemas/review.ts";
 import { type SearchResponse, SearchResponseSchema, type SearchSort } from "../../src/schemas/search.ts";
 import { InvalidRequestError } from "../../src/search/errors.ts";
-import { searchReviewsFromQuery } from "../../src/search/query-string.ts";
-import { buildReviewIndex, type ReviewIndex } from "../../src/search/review-index.ts";
-import { searchReviews } from "../../src/search/search-reviews.ts";
+import { searchFromQuery } from "../../src/search/read-queries.ts";
+import { buildSearchIndex, type SearchIndex } from "../../src/search/search-index.ts";
+import { runSearch, searchResponse, searchReviews } from "../../src/search/search-reviews.ts";
 
 export const dataset = loadDataset("tests/fixtures/data-search", { today: "2026-11-01" });
 const document = buildReviewsDocument(dataset);
-export const index = buildReviewIndex(document, "v1");
+export const index = buildSearchIndex(document, "v1");
 /** The same reviews as another data version: its cursors must not work on `index`. */
-export const otherVersion = buildReviewIndex(document, "v2");
+export const otherVersion = buildSearchIndex(document, "v2");
 export const REVIEWS: readonly Review[] = document.reviews;
 export const SORTS: readonly SearchSort[] = ["newest", "oldest", "highest", "lowest"];
 
 export const ids = (response: { reviews: readonly Review[] }) => response.reviews.map((review) => review.id);
-export const search = (args: Record<string, unknown>, on: ReviewIndex = index) => searchReviews(on, args);
-export const fromQuery = (query: string, on: ReviewIndex = index) =>
-  searchReviewsFromQuery(on, new URLSearchParams(query));
+export const search = (args: Record<string, unknown>, on: SearchIndex = index) => searchReviews(on, args);
+export const fromQuery = (query: string, on: SearchIndex = index) =>
+  searchResponse(on, runSearch(on, searchFromQuery(on, query)));
 
 /** Runs `fn`, which must throw an InvalidRequestError, and returns its issues. */
 export function issuesOf(fn: () => unknown): ValidationIssue[] {
@@ -49,7 +49,7 @@ export function issuesOf(fn: () => unknown): ValidationIssue[] {
 }
 
 /** Follows next_cursor from the first page to the last; checks each page and returns every id in order. */
-export function walk(args: Record<string, unknown>, on: ReviewIndex = index): { ids: string[]; pages: number } {
+export function walk(args: Record<string, unknown>, on: SearchIndex = index): { ids: string[]; pages: number } {
   const limit = (args.limit as number | undefined) ?? 20;
   const seen: string[] = [];
   let cursor: string | undefined;

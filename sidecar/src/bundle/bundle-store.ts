@@ -49,7 +49,7 @@ export class BundleStore {
       this.#current = next;
       this.#stamp = stamp;
       for (const listener of this.#listeners) listener(next);
-      this.logger.info({ reviews: next.index.reviews.length, data: next.index.version }, "loaded a new build");
+      this.logger.info({ reviews: next.index.count, data: next.index.version }, "loaded a new build");
       return true;
     } catch (error) {
       // A build may be mid-swap; keep serving the old one and try again on the next tick.

@@ -2,8 +2,7 @@ import type { ServerResponse } from "node:http";
 import { DISCOVERY_LINK } from "../../../src/discovery/links.ts";
 
 /**
- * Headers every answer carries, set by the Express app for everything it answers and by the fast
- * path for the reads it answers. Every answer, JSON, MCP, hub or file, points to llms.txt and the
+ * Headers every answer carries, set by the Express app for everything it answers. Every answer, JSON, MCP, hub or file, points to llms.txt and the
  * API catalog (RFC 8288, RFC 9727); published files replace it with their own Link, which includes
  * the same two links.
  */
@@ -11,10 +10,4 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = { Link: DISCOVER
 
 export function setCommonHeaders(res: ServerResponse): void {
   for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
-}
-
-/** Adds a token to Vary after those already there, as the `vary` package does for `cors` and `compression`. */
-export function appendVary(res: ServerResponse, token: string): void {
-  const vary = res.getHeader("Vary");
-  res.setHeader("Vary", vary === undefined ? token : `${String(vary)}, ${token}`);
 }

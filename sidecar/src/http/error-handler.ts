@@ -9,9 +9,9 @@ export const unmatchedRoute: RequestHandler = (req, _res, next) => next(notFound
 
 /**
  * Writes a mapped error as JSON. `cors`: public reads answer CORS requests, errors included, so
- * browsers can read the reason. Shared by the error handler and the read API's fast path.
+ * browsers can read the reason.
  */
-export function writeErrorAnswer(res: ServerResponse, answer: ErrorAnswer, cors: boolean): void {
+function writeErrorAnswer(res: ServerResponse, answer: ErrorAnswer, cors: boolean): void {
   res.statusCode = answer.status;
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   res.setHeader("Cache-Control", "no-store");

@@ -1,8 +1,7 @@
-import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import cors from "cors";
 import type { RequestHandler } from "express";
 import type { SiteUrls } from "../../../src/site/urls.ts";
-import { appendVary } from "../http/common-headers.ts";
 import { jsonRpcError } from "./json-rpc.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"];
@@ -25,7 +24,6 @@ function hostnameOf(value: string): string | undefined {
 /**
  * DNS-rebinding protection for /mcp: the Host must be the public host or a loopback name, and an
  * Origin, when sent, must be one of those too. Returns why a request is refused, or undefined.
- * Shared by the Express guard below and the tools/call fast path (which leaves refusals to Express).
  */
 export function hostAndOriginCheck(urls: SiteUrls): (headers: IncomingHttpHeaders) => string | undefined {
   const allowed = new Set([new URL(urls.base).hostname.toLowerCase(), ...LOOPBACK]);
@@ -70,18 +68,3 @@ export const mcpCors = cors({
   exposedHeaders: EXPOSED_HEADERS,
   maxAge: 86_400,
 });
-
-const EXPOSED = EXPOSED_HEADERS.join(",");
-
-/**
- * What `mcpCors` sets on an answer that is not a preflight (the origin reflected, `Vary: Origin`, the
- * exposed headers), for the tool-call fast path: the middleware rebuilds its options for every request,
- * a tenth of a cached tool call's CPU. tests/fast-path-mcp.test.ts compares the answers, with and
- * without an Origin.
- */
-export function setMcpCorsHeaders(headers: IncomingHttpHeaders, res: ServerResponse): void {
-  const origin = headers.origin;
-  if (origin) res.setHeader("Access-Control-Allow-Origin", origin);
-  appendVary(res, "Origin");
-  res.setHeader("Access-Control-Expose-Headers", EXPOSED);
-}

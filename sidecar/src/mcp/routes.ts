@@ -2,23 +2,14 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Socket } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
-import { ipKeyGenerator } from "express-rate-limit";
+import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
-import { syncRateLimit } from "../http/rate-limit/sync-rate-limit.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import {
-  directCallHeaders,
-  directToolCall,
-  mcpContext,
-  type ToolCallResponse,
-  toolCallResponse,
-  writeToolCallResponse,
-} from "./direct-call.ts";
-import { type DirectEndpointSlot, MCP_PATH } from "./direct-endpoint.ts";
-import { hostAndOriginCheck, hostAndOriginGuard, mcpCors, setMcpCorsHeaders } from "./guard.ts";
+import { type LoadedBundle, readDocument } from "../bundle/loaded-bundle.ts";
+import { hostAndOriginGuard, mcpCors } from "./guard.ts";
 import { checkMessage, jsonRpcError, writeJsonRpc } from "./json-rpc.ts";
-import { buildMcpServer } from "./server.ts";
+import { buildMcpServer, type McpContext } from "./server.ts";
 import { sessionMetrics } from "./session-metrics.ts";
 import type { SessionTokens } from "./session-tokens.ts";
 
@@ -31,8 +22,15 @@ export interface McpRouteOptions {
   maxBodyBytes?: number;
   /** Where opened and terminated sessions are counted. */
   metrics?: Metrics;
-  /** Receives what the raw tools/call fast path borrows from these routes. */
-  direct?: DirectEndpointSlot;
+}
+
+const MCP_PATH = "/mcp";
+
+/** What the tools and resources of one loaded build see. */
+function mcpContext(loaded: LoadedBundle, urls: SiteUrls): McpContext {
+  const { index, insights } = loaded;
+  const readBuilt = (path: string) => readDocument(loaded.bundle, path);
+  return { index, business: index.business, aggregate: index.aggregate, insights, urls, readDocument: readBuilt };
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -89,59 +87,23 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     sessions?.opened(id);
     return id;
   };
-  // Synchronous, so the fast path counts a tool call and answers it without waiting on a promise.
-  const limiter = syncRateLimit({
+  const limiter = rateLimit({
     windowMs: 60_000,
     limit: options.rateLimitPerMinute,
-    // The connection's address, which is what req.ip is without Express's "trust proxy" (never set
-    // here): a raw request in the tools/call fast path gets the same key.
-    key: (req) => clientKey(req.socket),
-    // Plain node:http, so the fast path, which shares this limiter, answers 429 with the same bytes.
-    tooMany: (res, statusCode) =>
-      writeJsonRpc(res, statusCode, jsonRpcError(null, -32000, "Too many requests: slow down and retry later")),
+    standardHeaders: "draft-7",
+    legacyHeaders: false,
+    // The connection's address, which is what req.ip is without Express's "trust proxy" (never set here).
+    keyGenerator: (req) => clientKey(req.socket),
+    handler: (_req, res, _next, used) =>
+      writeJsonRpc(res, used.statusCode, jsonRpcError(null, -32000, "Too many requests: slow down and retry later")),
   });
   // Every answer of the endpoint is counted under its route, also those of the guard and the limiter.
   const label: RequestHandler = (req, res, next) => {
     if (req.path === "/") res.locals.metricsRoute = MCP_PATH;
     next();
   };
-  router.use(MCP_PATH, label, hostAndOriginGuard(urls), mcpCors, limiter.middleware);
+  router.use(MCP_PATH, label, hostAndOriginGuard(urls), mcpCors, limiter);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const refusal = hostAndOriginCheck(urls);
-  if (options.direct) {
-    options.direct.current = {
-      maxBodyBytes,
-      mayAnswer: (req) =>
-        refusal(req.headers) === undefined &&
-        sessionState(req.headers, tokens) === "valid" &&
-        directCallHeaders(req.headers),
-      answer(req, bytes) {
-        let body: unknown;
-        try {
-          body = JSON.parse(bytes.toString("utf8"));
-        } catch {
-          return undefined;
-        }
-        const message = checkMessage(body);
-        if (typeof message === "string") return undefined;
-        const call = directToolCall(req.headers, message, rpcId(message));
-        // The session is checked again: it may have been terminated while the body arrived.
-        if (!call || sessionState(req.headers, tokens) !== "valid") return undefined;
-        try {
-          return toolCallResponse(store.current, urls, call);
-        } catch {
-          // An unknown tool (a JSON-RPC error) or a failure: Express answers those.
-          return undefined;
-        }
-      },
-      write: writeToolCallResponse,
-      cors: (req, res) => setMcpCorsHeaders(req.headers, res),
-      limit: limiter.consume,
-    };
-  }
-
-  // A request the fast path read and then left to Express arrives finished with its body in
-  // req.body: the parser leaves it as it is.
   const raw = express.raw({ type: () => true, limit: maxBodyBytes });
   // Body errors (too large, aborted) are answered as JSON-RPC errors like every other MCP failure.
   const readBody: RequestHandler = (req, res, next) =>
@@ -170,24 +132,6 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     if (!initialize && !requireSession(req, res, tokens, id)) return;
 
     const loaded = store.current;
-    // tools/call in an established session is the hot path: answered with the same callTool the SDK
-    // server uses, without building a server and transport per call (about 0.6 ms of CPU each).
-    const call = directToolCall(req.headers, message, id);
-    if (call) {
-      let response: ToolCallResponse;
-      try {
-        response = toolCallResponse(loaded, urls, call);
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (typeof code !== "number") throw error;
-        res.status(200).json(jsonRpcError(id, code, (error as Error).message));
-        return;
-      }
-      res.status(200).type("application/json");
-      res.setHeader("Content-Length", response.length);
-      writeToolCallResponse(res, response);
-      return;
-    }
     const context = mcpContext(loaded, urls);
     const server = buildMcpServer(context);
     // Without a generator the transport runs stateless: the session was already checked above.

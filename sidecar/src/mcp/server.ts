@@ -75,7 +75,7 @@ export function buildMcpServer(context: McpContext): McpServer {
     });
   }
 
-  const ids = () => context.index.reviews.map((r) => r.id);
+  const ids = () => Array.from({ length: context.index.count }, (_, position) => context.index.idAt(position));
   server.registerResource(
     "review",
     new ResourceTemplate("reviews://review/{id}", {
@@ -86,11 +86,11 @@ export function buildMcpServer(context: McpContext): McpServer {
     { title: "One review", description: "One review as JSON, by id.", mimeType: "application/json" },
     (uri, variables) => {
       const id = String(variables.id);
-      const position = context.index.byId.get(id);
+      const position = context.index.positionOf(id);
       if (position === undefined) throw resourceNotFound(uri.href);
       return {
         contents: [
-          { uri: uri.href, mimeType: "application/json", text: JSON.stringify(context.index.reviews[position]) },
+          { uri: uri.href, mimeType: "application/json", text: context.index.json(position).toString("utf8") },
         ],
       };
     },

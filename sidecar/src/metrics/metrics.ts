@@ -1,5 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
-import { RequestSeries } from "./request-series.ts";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /** What the hub reports: deliveries by outcome, subscriptions per topic (read from its store). */
 export type DeliveryOutcome = "delivered" | "failed" | "gave_up" | "dropped";
@@ -17,6 +16,7 @@ export interface Metrics {
   trackSubscriptions(count: () => ReadonlyMap<string, number>): void;
 }
 
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
@@ -26,17 +26,20 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new RequestSeries(
-    {
-      count: { name: "http_requests_total", help: "HTTP requests answered, by method, route pattern and status." },
-      duration: {
-        name: "http_request_duration_seconds",
-        help: "Time from request to response end, by method, route pattern and status.",
-      },
-    },
-    BUCKETS,
-  );
-  requests.register(registry);
+  const labelNames = ["method", "route", "status"] as const;
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status.",
+    labelNames,
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from request to response end, by method, route pattern and status.",
+    labelNames,
+    buckets: BUCKETS,
+    registers: [registry],
+  });
 
   const opened = new Counter({
     name: "mcp_sessions_opened_total",
@@ -78,7 +81,12 @@ export function createMetrics(): Metrics {
 
   return {
     registry,
-    observeRequest: (method, route, status, seconds) => requests.observe(method, route, status, seconds),
+    observeRequest(method, route, status, seconds) {
+      // Methods outside the list share one label, so a client inventing methods cannot grow the series.
+      const labels = { method: METHODS.has(method) ? method : "OTHER", route, status: String(status) };
+      requests.inc(labels);
+      durations.observe(labels, seconds);
+    },
     mcpSessionOpened: () => opened.inc(),
     mcpSessionTerminated: () => terminated.inc(),
     trackActiveMcpSessions(count) {

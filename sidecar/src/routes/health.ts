@@ -10,7 +10,7 @@ export function healthRoutes(store: BundleStore, readiness: Readiness = () => un
   router.get("/healthz", (_req, res) => {
     const { index, bundle } = store.current;
     res.setHeader("Cache-Control", "no-store");
-    res.json({ status: "ok", reviews: index.reviews.length, data_sha256: bundle.manifest.data_sha256 });
+    res.json({ status: "ok", reviews: index.count, data_sha256: bundle.manifest.data_sha256 });
   });
   router.get("/readyz", (_req, res) => {
     // The store holds a loaded build from construction on; the rest (the hub's database, shutdown)
@@ -21,7 +21,7 @@ export function healthRoutes(store: BundleStore, readiness: Readiness = () => un
       res.status(503).json({ status: "not_ready", reason });
       return;
     }
-    res.json({ status: "ready", reviews: store.current.index.reviews.length });
+    res.json({ status: "ready", reviews: store.current.index.count });
   });
   return router;
 }

@@ -1,12 +1,30 @@
 import cors from "cors";
 import { type ErrorRequestHandler, type RequestHandler, Router } from "express";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
+import { searchFromQuery, sinceFromQuery } from "../../../src/search/read-queries.ts";
+import { searchBody, sinceBody } from "../../../src/search/response-body.ts";
+import { runSince } from "../../../src/search/reviews-since.ts";
+import { answerTag, runSearch } from "../../../src/search/search-reviews.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { methodNotAllowed } from "../http/errors.ts";
-import { sendJson } from "../http/send-json.ts";
-import { READ_CACHE_CONTROL, READ_CORS, READ_METHODS, searchAnswer, sinceAnswer } from "./read-api.ts";
+import { sendAnswer } from "./send-answer.ts";
+
+const READ_METHODS = ["GET", "HEAD", "OPTIONS"];
+const READ_CORS = {
+  origin: "*",
+  methods: READ_METHODS,
+  allowedHeaders: ["If-None-Match", "If-Modified-Since", "Content-Type"],
+  exposedHeaders: ["ETag", "Last-Modified"],
+  maxAge: 86_400,
+};
 
 const wrongMethod: RequestHandler = (req, _res, next) => next(methodNotAllowed(req.method, READ_METHODS));
+
+/** The raw query string of a request, without "?", undecoded (the search service decodes it strictly). */
+function rawQuery(url: string): string {
+  const mark = url.indexOf("?");
+  return mark < 0 ? "" : url.slice(mark + 1);
+}
 
 /** GET /api/reviews/search and /api/reviews/since/{date}: thin wrappers around the search service. */
 export function reviewRoutes(store: BundleStore): Router {
@@ -15,16 +33,27 @@ export function reviewRoutes(store: BundleStore): Router {
 
   router.get("/api/reviews/search", (req, res) => {
     const loaded = store.current;
-    const mark = req.originalUrl.indexOf("?");
-    const cached = searchAnswer(loaded, mark < 0 ? "" : req.originalUrl.slice(mark + 1));
-    sendJson(req, res, cached, { lastModified: loaded.lastModified, cacheControl: READ_CACHE_CONTROL });
+    const { index } = loaded;
+    const search = searchFromQuery(index, rawQuery(req.originalUrl));
+    const key = `search:${search.key}`;
+    sendAnswer(req, res, loaded, {
+      key,
+      etag: answerTag(index, key),
+      build: () => searchBody(index, runSearch(index, search)),
+    });
   });
   router.all("/api/reviews/search", wrongMethod);
 
   router.get("/api/reviews/since/:date", (req, res) => {
     const loaded = store.current;
-    const cached = sinceAnswer(loaded, req.params.date);
-    sendJson(req, res, cached, { lastModified: loaded.lastModified, cacheControl: READ_CACHE_CONTROL });
+    const { index } = loaded;
+    const since = sinceFromQuery(index, req.params.date, rawQuery(req.originalUrl));
+    const key = `since:${since.key}`;
+    sendAnswer(req, res, loaded, {
+      key,
+      etag: answerTag(index, key),
+      build: () => sinceBody(index, runSince(index, since)),
+    });
   });
   router.all("/api/reviews/since/:date", wrongMethod);
   // A date segment that is not valid percent-encoding fails while Express decodes it, before the
@@ -32,7 +61,7 @@ export function reviewRoutes(store: BundleStore): Router {
   router.use("/api/reviews/since", ((error, _req, _res, next) => {
     next(
       error instanceof URIError
-        ? new InvalidRequestError([{ path: "date", code: "invalid_format", message: "is not valid percent-encoding" }])
+        ? new InvalidRequestError([{ path: "date", code: "invalid_encoding", message: "is not valid percent-encoding" }])
         : error,
     );
   }) satisfies ErrorRequestHandler);

@@ -3,7 +3,7 @@ import { buildReviewsDocument } from "../../documents/reviews-document.ts";
 import { buildAtomFeed } from "../../feeds/atom/build.ts";
 import { buildJsonFeed } from "../../feeds/json-feed/build.ts";
 import { buildOpenApiDocument } from "../../openapi/document.ts";
-import { buildReviewIndex } from "../../search/review-index.ts";
+import { buildSearchIndex } from "../../search/search-index.ts";
 import { reviewsSince } from "../../search/reviews-since.ts";
 import { searchReviews } from "../../search/search-reviews.ts";
 import type { SiteUrls } from "../../site/urls.ts";
@@ -29,7 +29,7 @@ const q = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
  * document comes from the caller, which builds it as /insights.json does.
  */
 export function apiExamples(dataset: Dataset, urls: SiteUrls, insights: unknown): ApiExample[] {
-  const index = buildReviewIndex(buildReviewsDocument(dataset), dataset.sourceSha256);
+  const index = buildSearchIndex(buildReviewsDocument(dataset), dataset.sourceSha256);
   const get = (path: string, contentType: string, body: unknown): ApiExample => ({
     operation: `GET ${path.split("?")[0]}`,
     request: path,
@@ -63,7 +63,7 @@ export function apiExamples(dataset: Dataset, urls: SiteUrls, insights: unknown)
       operation: "GET /api/reviews/search",
     },
     {
-      ...get(`/api/reviews/since/${sinceDate}`, "application/json", reviewsSince(index, sinceDate)),
+      ...get(`/api/reviews/since/${sinceDate}`, "application/json", reviewsSince(index, { date: sinceDate })),
       operation: "GET /api/reviews/since/{date}",
     },
     {
