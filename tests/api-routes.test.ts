@@ -53,8 +53,28 @@ describe("GET /api/reviews/search", () => {
     }
     const dates = (body.reviews as Review[]).map((review) => review.date);
     expect(dates).toEqual([...dates].sort());
-    const none = await (await get("/api/reviews/search?mentions_technician=nobody")).json();
+    const none = await (await get("/api/reviews/search?mentions_technician=Luis&query=zzzzqqq")).json();
     expect(none).toEqual({ total: 0, count: 0, limit: 20, next_cursor: null, reviews: [] });
+  });
+
+  it("refuses a technician or service that does not exist, listing the valid values and the closest", async () => {
+    const response = await get("/api/reviews/search?mentions_technician=luiz");
+    expect(await expectInvalidRequest(response.clone())).toEqual(["mentions_technician"]);
+    const { issues } = await response.json();
+    expect(issues[0].code).toBe("unknown_value");
+    expect(issues[0].message).toMatch(/did you mean "Luis [A-Z]\."\?/);
+    expect(await expectInvalidRequest(await get("/api/reviews/search?mentions_service=drain"))).toEqual([
+      "mentions_service",
+    ]);
+  });
+
+  it("answers malformed percent-encoding with 400 and issues, like any other bad value", async () => {
+    for (const query of ["query=%", "query=%E0%A4%A", "query=%FF", "q%ZZuery=late", "limit=5&query=100%"]) {
+      const paths = await expectInvalidRequest(await get(`/api/reviews/search?${query}`));
+      expect(paths.length, query).toBeGreaterThan(0);
+    }
+    expect(await expectInvalidRequest(await get("/api/reviews/since/2026-01-01?limit=%"))).toEqual(["limit"]);
+    expect(await expectInvalidRequest(await get("/api/reviews/since/2026-01-0%"))).toEqual(["date"]);
   });
 
   it("answers 400 listing every problem at once", async () => {
@@ -178,8 +198,27 @@ describe("GET /api/reviews/since/{date}", () => {
     for (const date of ["2099-01-01", "9999-12-31"]) {
       const response = await get(`/api/reviews/since/${date}`);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ since: date, count: 0, reviews: [] });
+      expect(await response.json()).toEqual({ since: date, total: 0, count: 0, next_cursor: null, reviews: [] });
     }
+  });
+
+  it("pages with limit and cursor like search, and refuses unknown parameters", async () => {
+    const all = await (await get("/api/reviews/since/2000-01-01")).json();
+    expect(all.count).toBe(reviewCount);
+    const seen: string[] = [];
+    let url = "/api/reviews/since/2000-01-01?limit=4";
+    for (let page = 0; page < reviewCount; page++) {
+      const body = await (await get(url)).json();
+      expect(SinceResponseSchema.parse(body)).toEqual(body);
+      expect(body.total).toBe(reviewCount);
+      seen.push(...body.reviews.map((r: Review) => r.id));
+      if (body.next_cursor === null) break;
+      expect(body.count).toBe(4);
+      url = `/api/reviews/since/2000-01-01?limit=4&cursor=${body.next_cursor}`;
+    }
+    expect(seen).toEqual(all.reviews.map((r: Review) => r.id));
+    const paths = await expectInvalidRequest(await get("/api/reviews/since/2000-01-01?limt=4&limit=0&cursor=abc"));
+    expect(paths.sort()).toEqual(["cursor", "limit", "limt"]);
   });
 
   it("never answers 500 or leaks internals, whatever the date segment", async () => {

@@ -2,7 +2,6 @@
  * The sidecar's read API over HTTP (an ephemeral loopback port) on the shared build of the sample
  * data, and the checks the api-*.test.ts files share. Property runs use FC_SEED (default below).
  */
-import { createHash } from "node:crypto";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { createApp } from "../../sidecar/src/app.ts";
@@ -39,10 +38,6 @@ export const servedReviews = (): Review[] =>
 
 export const get = (url: string, headers: Record<string, string> = {}, base = server.base) =>
   fetch(`${base}${url}`, { headers, redirect: "manual" });
-
-/** The strong ETag the service derives from the exact bytes of a body. */
-export const tagOf = (body: Uint8Array | string) =>
-  `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
 
 /** No stack frame, internal module, source file or checkout path in anything a client can read. */
 export function expectNoLeak(text: string, label = ""): void {

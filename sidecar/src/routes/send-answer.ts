@@ -41,8 +41,11 @@ export function sendAnswer(
   loaded: LoadedBundle,
   answer: { key: string; etag: string; build: () => JsonChunks },
 ): void {
-  const headers: Record<string, string | number> = { ...loaded.readHeaders, ETag: answer.etag };
-  if (isNotModified(req.headers, { etag: answer.etag, lastModified: loaded.lastModified })) {
+  // What is sent depends on whether the client takes gzip, so the representation's strong tag does too.
+  const gzipOk = req.acceptsEncodings("gzip", "identity") === "gzip";
+  const etag = gzipOk ? `${answer.etag.slice(0, -1)}-gz"` : answer.etag;
+  const headers: Record<string, string | number> = { ...loaded.readHeaders, ETag: etag };
+  if (isNotModified(req.headers, { etag, lastModified: loaded.lastModified })) {
     res.writeHead(304, headers).end();
     return;
   }
@@ -53,8 +56,7 @@ export function sendAnswer(
     loaded.answers.set(answer.key, cached);
   }
   headers["Content-Type"] = "application/json; charset=utf-8";
-  const gzip = body.length >= COMPRESSION_THRESHOLD && req.acceptsEncodings("gzip", "identity") === "gzip";
-  if (!gzip) {
+  if (!gzipOk || body.length < COMPRESSION_THRESHOLD) {
     headers["Content-Length"] = body.length;
     res.writeHead(200, headers);
     writeChunks(res, body.chunks);
