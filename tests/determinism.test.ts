@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -73,9 +74,13 @@ describe("deterministic builds", () => {
 describe("the build manifest", () => {
   it("lists every file of the output folder exactly once", () => {
     const dist = inject("sampleDist");
-    const listed = manifestOf(dist).entries.map((e) => e.file);
-    // _headers is host configuration for a CDN, written after the manifest so the sidecar never serves it.
-    const onDisk = files(dist).filter((f) => f !== "build-manifest.json" && f !== "_headers");
+    const manifest = manifestOf(dist);
+    const listed = manifest.entries.map((e) => e.file);
+    // _headers is host configuration for a CDN, written after the manifest so the sidecar never serves it;
+    // the sidecar's search index is listed apart from the published entries, with its own digest.
+    const index = manifest.search_index;
+    expect(index?.sha256).toBe(createHash("sha256").update(readFileSync(path.join(dist, index?.file ?? ""))).digest("hex"));
+    const onDisk = files(dist).filter((f) => f !== "build-manifest.json" && f !== "_headers" && f !== index?.file);
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(onDisk.sort());
     const reviewCount = JSON.parse(readFileSync(path.join(dist, "reviews.json"), "utf8")).reviews.length;

@@ -103,6 +103,8 @@ describe("tools through the SDK client", () => {
     expect(idsOf(result.reviews as Review[])).toEqual(idsOf([...since].sort(newestFirst).slice(0, 3)));
     const all = await callTool("get_reviews_since", { date: "2026-01-01" });
     expect(all.count).toBe(Math.min(100, since.length));
+    const next = await callTool("get_reviews_since", { date: "2026-01-01", limit: 3, cursor: result.next_cursor });
+    expect(idsOf(next.reviews as Review[])).toEqual(idsOf([...since].sort(newestFirst).slice(3, 6)));
   });
 
   it("get_insights returns the published insights, narrowed as asked", async () => {
@@ -135,6 +137,15 @@ describe("tools through the SDK client", () => {
     expect(await toolError("get_reviews_since", { date: "2025-01-01", limit: 0 })).toMatch(/limit:/);
     expect(await toolError("get_business", { verbose: true })).toMatch(/verbose: is not a parameter/);
     expect(await toolError("get_insights", { section: "gossip" })).toMatch(/section: must be one of/);
+  });
+
+  it("refuses a technician or service that does not exist, as the HTTP search does", async () => {
+    expect(await toolError("search_reviews", { mentions_technician: "luiz" })).toMatch(
+      /mentions_technician: "luiz" is not known; did you mean "Luis [A-Z]\."\?/,
+    );
+    expect(await toolError("search_reviews", { mentions_service: "drain" })).toMatch(/mentions_service: .*valid values/);
+    expect(await toolError("get_insights", { technician: "luiz" })).toMatch(/technician: .*did you mean/);
+    expect(await toolError("get_reviews_since", { date: "2025-01-01", cursor: "nope" })).toMatch(/cursor:/);
   });
 
   it("answers an unknown tool with a JSON-RPC error, not a tool result", async () => {
