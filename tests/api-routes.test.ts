@@ -32,12 +32,16 @@ describe("GET /api/reviews/search", () => {
     expect(Object.keys(body)).toEqual(["total", "count", "limit", "next_cursor", "reviews"]);
     expect(body).toMatchObject({ total: reviewCount, count: 3, limit: 3 });
     expect(body.reviews.map((r: Review) => r.id)).toEqual(
-      servedReviews().slice(0, 3).map((review) => review.id),
+      servedReviews()
+        .slice(0, 3)
+        .map((review) => review.id),
     );
 
     const next = await (await get(`/api/reviews/search?limit=3&cursor=${body.next_cursor}`)).json();
     expect(next.reviews.map((r: Review) => r.id)).toEqual(
-      servedReviews().slice(3, 6).map((review) => review.id),
+      servedReviews()
+        .slice(3, 6)
+        .map((review) => review.id),
     );
   });
 

@@ -79,7 +79,11 @@ describe("the build manifest", () => {
     // _headers is host configuration for a CDN, written after the manifest so the sidecar never serves it;
     // the sidecar's search index is listed apart from the published entries, with its own digest.
     const index = manifest.search_index;
-    expect(index?.sha256).toBe(createHash("sha256").update(readFileSync(path.join(dist, index?.file ?? ""))).digest("hex"));
+    expect(index?.sha256).toBe(
+      createHash("sha256")
+        .update(readFileSync(path.join(dist, index?.file ?? "")))
+        .digest("hex"),
+    );
     const onDisk = files(dist).filter((f) => f !== "build-manifest.json" && f !== "_headers" && f !== index?.file);
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(onDisk.sort());

@@ -143,7 +143,9 @@ describe("tools through the SDK client", () => {
     expect(await toolError("search_reviews", { mentions_technician: "luiz" })).toMatch(
       /mentions_technician: "luiz" is not known; did you mean "Luis [A-Z]\."\?/,
     );
-    expect(await toolError("search_reviews", { mentions_service: "drain" })).toMatch(/mentions_service: .*valid values/);
+    expect(await toolError("search_reviews", { mentions_service: "drain" })).toMatch(
+      /mentions_service: .*valid values/,
+    );
     expect(await toolError("get_insights", { technician: "luiz" })).toMatch(/technician: .*did you mean/);
     expect(await toolError("get_reviews_since", { date: "2025-01-01", cursor: "nope" })).toMatch(/cursor:/);
   });

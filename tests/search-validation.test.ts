@@ -116,7 +116,13 @@ describe("reviewsSince", () => {
 
   it("gives an empty list for a date after the latest review, including future dates", () => {
     for (const date of ["2026-11-01", "2027-01-01", "2999-12-31"]) {
-      expect(reviewsSince(index, { date })).toEqual({ since: date, total: 0, count: 0, next_cursor: null, reviews: [] });
+      expect(reviewsSince(index, { date })).toEqual({
+        since: date,
+        total: 0,
+        count: 0,
+        next_cursor: null,
+        reviews: [],
+      });
     }
   });
 
@@ -137,7 +143,9 @@ describe("reviewsSince", () => {
     expect(seen).toEqual(all);
     const first = reviewsSince(index, { date: "2020-01-01", limit: 7 });
     const other = issuesOf(() => reviewsSince(index, { date: "2024-01-01", limit: 7, cursor: first.next_cursor }));
-    expect(other).toEqual([{ path: "cursor", code: "invalid_cursor", message: expect.stringContaining("different query") }]);
+    expect(other).toEqual([
+      { path: "cursor", code: "invalid_cursor", message: expect.stringContaining("different query") },
+    ]);
     for (const limit of [0, 101, 2.5]) {
       expect(issuesOf(() => reviewsSince(index, { date: "2020-01-01", limit }))[0]?.path).toBe("limit");
     }

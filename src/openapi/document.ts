@@ -136,7 +136,9 @@ export function buildOpenApiDocument(urls: SiteUrls, businessName: string) {
               headers: cacheHeaders,
             },
             "304": notModified,
-            "400": error("The date, limit or cursor is invalid, or a parameter is unknown; `issues` lists every problem."),
+            "400": error(
+              "The date, limit or cursor is invalid, or a parameter is unknown; `issues` lists every problem.",
+            ),
           },
         },
       },

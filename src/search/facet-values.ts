@@ -7,9 +7,18 @@ import type { SearchIndex } from "./search-index.ts";
  * A technician or service the data does not know is a 400 naming the valid values, not an empty
  * result: an agent would read "0 reviews" as "nobody mentions Luiz", when Luiz is a typo of Luis.
  */
-function unknownValue(path: string, given: string, valid: readonly string[], near: string | undefined): ValidationIssue {
+function unknownValue(
+  path: string,
+  given: string,
+  valid: readonly string[],
+  near: string | undefined,
+): ValidationIssue {
   const suggestion = near ? `did you mean "${near}"? ` : "";
-  return { path, code: "unknown_value", message: `"${given}" is not known; ${suggestion}valid values: ${valid.join(", ")}` };
+  return {
+    path,
+    code: "unknown_value",
+    message: `"${given}" is not known; ${suggestion}valid values: ${valid.join(", ")}`,
+  };
 }
 
 /** The display names a technician key (id, display name or first name, any case) may mean. */
@@ -26,7 +35,9 @@ export function resolveTechnician(index: SearchIndex, given: string): readonly s
 /** The lower-case service id, if the business offers it or a review mentions it. */
 export function resolveService(index: SearchIndex, given: string): string | ValidationIssue {
   const id = given.trim().toLowerCase();
-  const valid = [...new Set([...index.business.services.map((s) => s.id.toLowerCase()), ...index.facets.service.keys()])];
+  const valid = [
+    ...new Set([...index.business.services.map((s) => s.id.toLowerCase()), ...index.facets.service.keys()]),
+  ];
   if (valid.includes(id)) return id;
   return unknownValue("mentions_service", given, valid, closest(id, valid));
 }

@@ -20,7 +20,16 @@ export const SEARCH_INDEX_FILE = "search-index.bin";
 /** Where the sections start: after the magic, the header's length and the header, 8-byte aligned. */
 export const dataStart = (headerBytes: number): number => Math.ceil((12 + headerBytes) / 8) * 8;
 
-export type SectionName = "json" | "jsonOffsets" | "dates" | "ratings" | "folded" | "foldedOffsets" | "ids" | "postings" | "grams";
+export type SectionName =
+  | "json"
+  | "jsonOffsets"
+  | "dates"
+  | "ratings"
+  | "folded"
+  | "foldedOffsets"
+  | "ids"
+  | "postings"
+  | "grams";
 
 /** Where a section lies, in bytes from the start of the sections. */
 export interface Section {

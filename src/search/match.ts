@@ -1,8 +1,8 @@
 import type { SearchParams } from "../schemas/search.ts";
-import { foldText } from "./fold.ts";
-import { queryGrams } from "./grams.ts";
+import { forEachBit, popcount, rangeMask } from "./bitset.ts";
 import { forEachIn, memberTest, type Posting } from "./postings.ts";
 import type { SearchIndex } from "./search-index.ts";
+import { textPosting } from "./text-postings.ts";
 import { dateNumber } from "./write-index.ts";
 
 /** The filters of a search, resolved against the index (technician keys to display names). */
@@ -10,6 +10,14 @@ export type Filters = Pick<SearchParams, "rating" | "min_rating" | "since" | "un
   technicians?: readonly string[];
   service?: string;
 };
+
+/** Reviews that hold any of the group's postings; a search ANDs its groups. */
+export type Group = readonly Posting[];
+
+/** The matches of a search in increasing position order: a list when few, else a bitmap over [from, to). */
+export type Matches =
+  | { kind: "list"; total: number; positions: Uint32Array }
+  | { kind: "bits"; total: number; words: Uint32Array; fromWord: number; toWord: number };
 
 /** First position whose date passes `keep`, given that dates do not increase along positions. */
 function firstWhere(dates: Uint32Array, keep: (date: number) => boolean): number {
@@ -30,74 +38,123 @@ export function dateRange(index: SearchIndex, since?: string, until?: string): [
   return [from, Math.max(from, to)];
 }
 
-const scratch = new WeakMap<SearchIndex, Uint32Array>();
+/** The filters as posting groups; undefined when one of them can match nothing. */
+function groupsOf(index: SearchIndex, filters: Filters): Group[] | undefined {
+  const groups: Group[] = [];
+  const add = (postings: (Posting | undefined)[]) => {
+    const found = postings.filter((p): p is Posting => p !== undefined);
+    groups.push(found);
+    return found.length > 0;
+  };
+  const { rating, technician, service } = index.facets;
+  if (filters.rating !== undefined && !add([rating.get(String(filters.rating))])) return undefined;
+  if (filters.min_rating !== undefined) {
+    const min = filters.min_rating;
+    if (!add([...rating].filter(([value]) => Number(value) >= min).map(([, posting]) => posting))) return undefined;
+  }
+  if (filters.technicians !== undefined && !add(filters.technicians.map((name) => technician.get(name)))) {
+    return undefined;
+  }
+  if (filters.service !== undefined && !add([service.get(filters.service)])) return undefined;
+  if (filters.query !== undefined && !add([textPosting(index, filters.query)])) return undefined;
+  return groups;
+}
+
+const EMPTY: Matches = { kind: "list", total: 0, positions: new Uint32Array(0) };
+const scratch = new WeakMap<SearchIndex, { list: Uint32Array; words: Uint32Array }>();
+
+function scratchOf(index: SearchIndex) {
+  let buffers = scratch.get(index);
+  if (!buffers) {
+    buffers = { list: new Uint32Array(index.count), words: new Uint32Array(Math.ceil(index.count / 32)) };
+    scratch.set(index, buffers);
+  }
+  return buffers;
+}
 
 /**
- * The positions matching every filter, in increasing order (newest first). The smallest of the date
- * run and the posting sets drives; every other set is a membership test, ratings a lookup, and a
- * query longer than 3 bytes is confirmed by a substring test on its candidates only. The result is
- * a view over a buffer reused by the next call: copy what must outlive it.
+ * The reviews in positions [from, to) that hold every group. With a small list among the groups
+ * (or a short date run) its positions are visited and tested against the others; otherwise the
+ * bitmaps are combined a word (32 reviews) at a time. Results live in buffers the next call of
+ * the same index reuses: callers read them before searching again.
  */
-export function matchPositions(index: SearchIndex, filters: Filters): Uint32Array {
-  const [from, to] = dateRange(index, filters.since, filters.until);
-  const sets: Posting[] = [];
-  const tests: ((position: number) => boolean)[] = [];
-  const none = new Uint32Array(0);
-  if (filters.rating !== undefined) {
-    const set = index.facets.rating.get(String(filters.rating));
-    if (!set) return none;
-    sets.push(set);
+export function evaluate(index: SearchIndex, groups: readonly Group[], from: number, to: number): Matches {
+  if (from >= to) return EMPTY;
+  let driver: Posting | undefined;
+  for (const group of groups) {
+    const only = group.length === 1 ? group[0] : undefined;
+    if (only?.kind === "list" && (driver === undefined || only.size < driver.size)) driver = only;
   }
-  if (filters.min_rating !== undefined) {
-    const { ratings } = index;
-    const min = filters.min_rating;
-    tests.push((p) => (ratings[p] as number) >= min);
+  const range = to - from;
+  // Visiting costs per candidate, combining per 32 positions per posting: pick the cheaper.
+  if (range <= 64 || (driver !== undefined && driver.size * 8 < range)) {
+    const { list } = scratchOf(index);
+    const tests = groups
+      .filter((group) => !(group.length === 1 && group[0] === driver))
+      .map((group) => group.map(memberTest));
+    let total = 0;
+    const visit = (p: number) => {
+      for (const test of tests) if (!test.some((has) => has(p))) return;
+      list[total++] = p;
+    };
+    if (driver) forEachIn(driver, from, to, visit);
+    else for (let p = from; p < to; p++) visit(p);
+    return { kind: "list", total, positions: list.subarray(0, total) };
   }
-  if (filters.technicians !== undefined) {
-    const found = filters.technicians.flatMap((name) => index.facets.technician.get(name) ?? []);
-    if (found.length === 0) return none;
-    if (found.length === 1) sets.push(found[0] as Posting);
-    else {
-      const any = found.map(memberTest);
-      tests.push((p) => any.some((has) => has(p)));
-    }
-  }
-  if (filters.service !== undefined) {
-    const set = index.facets.service.get(filters.service);
-    if (!set) return none;
-    sets.push(set);
-  }
-  let needle: string | undefined;
-  if (filters.query !== undefined) {
-    needle = foldText(filters.query);
-    const { keys, exact } = queryGrams(Buffer.from(needle));
-    for (const key of keys) {
-      const set = index.gram(key);
-      if (!set) return none;
-      sets.push(set);
-    }
-    if (exact) needle = undefined;
-  }
-  sets.sort((a, b) => a.size - b.size);
-  const driver = sets[0] !== undefined && sets[0].size < to - from ? sets.shift() : undefined;
-  const checks = [...sets.map(memberTest), ...tests];
-  if (needle !== undefined) {
-    const text = needle;
-    checks.push((p) => index.folded(p).includes(text));
-  }
-  let out = scratch.get(index);
-  if (!out) {
-    out = new Uint32Array(index.count);
-    scratch.set(index, out);
-  }
-  const matches = out;
+  const { words } = scratchOf(index);
+  const fromWord = from >>> 5;
+  const toWord = (to + 31) >>> 5;
+  const wordsOf = groups.map((group) => group.map(wordReader));
   let total = 0;
-  const count = checks.length;
-  const visit = (p: number) => {
-    for (let c = 0; c < count; c++) if (!(checks[c] as (position: number) => boolean)(p)) return;
-    matches[total++] = p;
+  for (let w = fromWord; w < toWord; w++) {
+    let word = rangeMask(w, from, to);
+    for (let g = 0; g < wordsOf.length && word !== 0; g++) {
+      const readers = wordsOf[g] as ((w: number) => number)[];
+      let any = 0;
+      for (const read of readers) any |= read(w);
+      word &= any;
+    }
+    words[w] = word;
+    total += popcount(word);
+  }
+  return { kind: "bits", total, words, fromWord, toWord };
+}
+
+/** A posting's bits word by word, for words asked in increasing order (a list moves a pointer). */
+export function wordReader(posting: Posting): (w: number) => number {
+  if (posting.kind === "bits") {
+    const { words } = posting;
+    return (w) => words[w] as number;
+  }
+  const { positions } = posting;
+  let at = 0;
+  return (w) => {
+    const start = w << 5;
+    while (at < positions.length && (positions[at] as number) < start) at++;
+    let word = 0;
+    for (let i = at; i < positions.length && (positions[i] as number) < start + 32; i++) {
+      word |= 1 << ((positions[i] as number) - start);
+    }
+    return word >>> 0;
   };
-  if (driver) forEachIn(driver, from, to, visit);
-  else for (let p = from; p < to; p++) visit(p);
-  return matches.subarray(0, total);
+}
+
+/** Calls `visit` for every match in increasing position order; stops when it returns false. */
+export function forEachMatch(matches: Matches, visit: (position: number) => boolean | undefined): void {
+  if (matches.kind === "list") {
+    for (const p of matches.positions) if (visit(p) === false) return;
+    return;
+  }
+  for (let w = matches.fromWord; w < matches.toWord; w++) {
+    const word = matches.words[w] as number;
+    if (word !== 0 && !forEachBit(word, w, visit)) return;
+  }
+}
+
+/** The reviews matching every filter. */
+export function matchFilters(index: SearchIndex, filters: Filters): Matches {
+  const groups = groupsOf(index, filters);
+  if (!groups) return EMPTY;
+  const [from, to] = dateRange(index, filters.since, filters.until);
+  return evaluate(index, groups, from, to);
 }

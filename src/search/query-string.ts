@@ -70,7 +70,12 @@ export function decodeQuery(
 }
 
 /** Runs `prepare` on decoded arguments, reporting decoding and validation problems together. */
-export function prepareFromQuery<T>(raw: string, known: readonly string[], prepare: (args: unknown) => T, extra = {}): T {
+export function prepareFromQuery<T>(
+  raw: string,
+  known: readonly string[],
+  prepare: (args: unknown) => T,
+  extra = {},
+): T {
   const { args, issues } = decodeQuery(raw, known);
   try {
     const prepared = prepare({ ...args, ...extra });

@@ -1,8 +1,8 @@
 import { SearchParamsSchema, SinceParamsSchema } from "../schemas/search.ts";
+import { prepareFromQuery } from "./query-string.ts";
 import { type PreparedSince, prepareSince } from "./reviews-since.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { type PreparedSearch, prepareSearch } from "./search-reviews.ts";
-import { prepareFromQuery } from "./query-string.ts";
 
 const SEARCH_PARAMETERS = Object.keys(SearchParamsSchema.shape);
 const SINCE_PARAMETERS = Object.keys(SinceParamsSchema.shape).filter((name) => name !== "date");

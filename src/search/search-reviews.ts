@@ -5,7 +5,8 @@ import { type SearchParams, SearchParamsSchema, type SearchResponse, type Search
 import { canonical, decodeCursor, digest, encodeCursor, queryFingerprint } from "./cursor.ts";
 import { InvalidRequestError } from "./errors.ts";
 import { resolveService, resolveTechnician } from "./facet-values.ts";
-import { type Filters, matchPositions } from "./match.ts";
+import { type Filters, matchFilters } from "./match.ts";
+import { pagePositions } from "./page.ts";
 import type { SearchIndex } from "./search-index.ts";
 
 type ZodIssueLike = { path: readonly PropertyKey[]; code: string; message: string; keys?: readonly string[] };
@@ -116,34 +117,12 @@ export interface SearchPage {
   positions: number[];
 }
 
-/** Matches in the requested order: ratings bucketed (ties stay newest first), or reversed for oldest. */
-function ordered(index: SearchIndex, matches: Uint32Array, sort: SearchSort): ArrayLike<number> {
-  if (sort === "newest") return matches;
-  if (sort === "oldest") return matches.slice().reverse();
-  const { ratings } = index;
-  const starts = new Array<number>(7).fill(0);
-  for (const p of matches) (starts[(ratings[p] as number) + 1] as number)++;
-  const rank = (rating: number) => (sort === "highest" ? 5 - rating : rating - 1);
-  const byRank = new Array<number>(6).fill(0);
-  for (let rating = 1; rating <= 5; rating++) byRank[rank(rating) + 1] = starts[rating + 1] as number;
-  for (let r = 1; r <= 5; r++) byRank[r] = (byRank[r] as number) + (byRank[r - 1] as number);
-  const result = new Uint32Array(matches.length);
-  for (const p of matches) {
-    const bucket = rank(ratings[p] as number);
-    result[byRank[bucket] as number] = p;
-    byRank[bucket] = (byRank[bucket] as number) + 1;
-  }
-  return result;
-}
-
 /** Runs a prepared search: the page's positions and the figures of the envelope. */
 export function runSearch(index: SearchIndex, search: PreparedSearch): SearchPage {
-  const matches = matchPositions(index, search.filters);
-  const order = ordered(index, matches, search.sort);
-  const total = order.length;
-  const end = Math.min(total, search.start + search.limit);
-  const positions: number[] = [];
-  for (let rank = search.start; rank < end; rank++) positions.push(order[rank] as number);
+  const matches = matchFilters(index, search.filters);
+  const { total } = matches;
+  const positions = pagePositions(index, matches, search.sort, search.start, search.limit);
+  const end = search.start + positions.length;
   const next_cursor = end < total ? encodeCursor({ version: index.version, query: search.query, offset: end }) : null;
   return { total, limit: search.limit, next_cursor, positions };
 }

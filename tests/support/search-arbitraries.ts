@@ -46,19 +46,15 @@ const queryArb: fc.Arbitrary<string> = fc.oneof(
 );
 
 const TECHNICIAN_KEYS = dataset.business.technicians.flatMap((t) => [t.id, t.name, t.name.split(" ")[0] ?? t.name]);
-const technicianArb = fc.oneof(
-  {
-    weight: 5,
-    arbitrary: fc.tuple(fc.constantFrom(...TECHNICIAN_KEYS), fc.boolean()).map(([k, up]) => (up ? k.toUpperCase() : k)),
-  },
-);
+const technicianArb = fc.oneof({
+  weight: 5,
+  arbitrary: fc.tuple(fc.constantFrom(...TECHNICIAN_KEYS), fc.boolean()).map(([k, up]) => (up ? k.toUpperCase() : k)),
+});
 const SERVICE_IDS = dataset.business.services.map((s) => s.id);
-const serviceArb = fc.oneof(
-  {
-    weight: 5,
-    arbitrary: fc.tuple(fc.constantFrom(...SERVICE_IDS), fc.boolean()).map(([id, up]) => (up ? id.toUpperCase() : id)),
-  },
-);
+const serviceArb = fc.oneof({
+  weight: 5,
+  arbitrary: fc.tuple(fc.constantFrom(...SERVICE_IDS), fc.boolean()).map(([id, up]) => (up ? id.toUpperCase() : id)),
+});
 export const dateArb = fc
   .date({ min: new Date("2023-12-01T00:00:00Z"), max: new Date("2026-12-31T00:00:00Z"), noInvalidDate: true })
   .map((date) => date.toISOString().slice(0, 10));

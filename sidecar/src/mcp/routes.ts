@@ -5,8 +5,8 @@ import express, { type Request, type RequestHandler, type Response, Router } fro
 import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
-import type { Metrics } from "../metrics/metrics.ts";
 import { type LoadedBundle, readDocument } from "../bundle/loaded-bundle.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import { hostAndOriginGuard, mcpCors } from "./guard.ts";
 import { checkMessage, jsonRpcError, writeJsonRpc } from "./json-rpc.ts";
 import { buildMcpServer, type McpContext } from "./server.ts";

@@ -61,7 +61,9 @@ export function reviewRoutes(store: BundleStore): Router {
   router.use("/api/reviews/since", ((error, _req, _res, next) => {
     next(
       error instanceof URIError
-        ? new InvalidRequestError([{ path: "date", code: "invalid_encoding", message: "is not valid percent-encoding" }])
+        ? new InvalidRequestError([
+            { path: "date", code: "invalid_encoding", message: "is not valid percent-encoding" },
+          ])
         : error,
     );
   }) satisfies ErrorRequestHandler);

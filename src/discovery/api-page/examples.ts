@@ -3,8 +3,8 @@ import { buildReviewsDocument } from "../../documents/reviews-document.ts";
 import { buildAtomFeed } from "../../feeds/atom/build.ts";
 import { buildJsonFeed } from "../../feeds/json-feed/build.ts";
 import { buildOpenApiDocument } from "../../openapi/document.ts";
-import { buildSearchIndex } from "../../search/search-index.ts";
 import { reviewsSince } from "../../search/reviews-since.ts";
+import { buildSearchIndex } from "../../search/search-index.ts";
 import { searchReviews } from "../../search/search-reviews.ts";
 import type { SiteUrls } from "../../site/urls.ts";
 
