@@ -46,13 +46,13 @@ const RANK: Record<SearchSort, (a: Review, b: Review) => number> = {
 };
 
 type Params = {
-  rating?: number;
-  min_rating?: number;
-  since?: string;
-  until?: string;
-  query?: string;
-  mentions_technician?: string;
-  mentions_service?: string;
+  rating?: number | undefined;
+  min_rating?: number | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  query?: string | undefined;
+  mentions_technician?: string | undefined;
+  mentions_service?: string | undefined;
   sort: SearchSort;
   limit: number;
 };
