@@ -8,7 +8,8 @@ import { printReport } from "./bench/api-report.ts";
 
 /**
  * `npm run bench:api`: loads the sidecar on loopback with autocannon, against a bare node:http ceiling
- * serving a body of the same size, and checks start-up time and memory with 100k reviews. Every
+ * serving a body of the same size: a fixed search mix, new queries on every request (at 1k, 10k and
+ * 100k reviews) and since 304; then start-up and memory after 100,000 distinct queries at 100k. Every
  * server runs in a child process of its own, its output written to a file; all are stopped on exit.
  */
 const { values } = parseArgs({

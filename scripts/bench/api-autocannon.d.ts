@@ -24,6 +24,8 @@ declare module "autocannon" {
     method?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
+    /** Called before each request is sent; returns the request to send. */
+    setupRequest?: (request: RequestSpec) => RequestSpec;
   }
 
   interface Options {

@@ -5,7 +5,7 @@ import { cpuMs, machineBusyMs, type ServerProcess } from "./api-process.ts";
 /** One measured load phase against a server. */
 export interface LoadResult {
   label: string;
-  /** autocannon's requests.average (mean of the per-second samples). */
+  /** Responses per second of wall time. */
   rps: number;
   /** Exact percentiles of every response time autocannon reported, in ms. */
   p50: number;
@@ -30,6 +30,8 @@ export interface LoadOptions {
   connections: number;
   duration: number;
   warmup: number;
+  /** A number of requests instead of a duration. */
+  amount?: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -37,8 +39,14 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function fire(url: string, requests: RequestSpec[], connections: number, duration: number, times?: number[]) {
-  const instance = autocannon({ url, connections, duration, requests, timeout: 10 });
+async function fire(
+  url: string,
+  requests: RequestSpec[],
+  connections: number,
+  length: { duration: number } | { amount: number },
+  times?: number[],
+) {
+  const instance = autocannon({ url, connections, requests, timeout: 10, ...length });
   if (times) instance.on("response", (_client, _status, _bytes, ms) => times.push(ms));
   return await instance;
 }
@@ -48,16 +56,16 @@ export async function measure(
   label: string,
   server: ServerProcess,
   requests: RequestSpec[],
-  { connections, duration, warmup }: LoadOptions,
+  { connections, duration, warmup, amount }: LoadOptions,
 ): Promise<LoadResult> {
-  if (warmup > 0) await fire(server.url, requests, connections, warmup);
+  if (warmup > 0) await fire(server.url, requests, connections, { duration: warmup });
   const times: number[] = [];
   const serverCpuBefore = cpuMs(server.pid);
   const clientCpuBefore = process.cpuUsage();
   const machineCpuBefore = machineBusyMs();
   const bytesBefore = server.outputBytes();
   const wallBefore = performance.now();
-  const result = await fire(server.url, requests, connections, duration, times);
+  const result = await fire(server.url, requests, connections, amount ? { amount } : { duration }, times);
   const wallMs = performance.now() - wallBefore;
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const serverCpu = cpuMs(server.pid) - serverCpuBefore;
@@ -69,7 +77,7 @@ export async function measure(
   );
   return {
     label,
-    rps: result.requests.average,
+    rps: (1000 * times.length) / wallMs,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     acP50: result.latency.p50,

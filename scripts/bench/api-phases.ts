@@ -1,71 +1,41 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import type { RequestSpec } from "autocannon";
 import { builtDataSet, SITE_URL } from "./api-data.ts";
 import { httpGet, type LoadOptions, type LoadResult, measure } from "./api-load.ts";
-import { containerNodeArgs, memoryMiB, runScript, type ServerProcess, startServer } from "./api-process.ts";
+import { containerNodeArgs, memoryMiB, type ServerProcess, startServer } from "./api-process.ts";
+import { newQueryPaths } from "./api-queries.ts";
 import { dayBefore, searchPaths } from "./shared-filters.ts";
 
 /**
- * bench:api's measurements, in the order they run: the load phases on 10k reviews (the ceiling, the
- * search, the 304 revalidation, each with request logging on and off), start-up, memory and a burst
- * of searches on 100k reviews, and the in-process loads that break the start-up and a search down.
+ * bench:api's measurements, in the order they run: on 10k reviews the bare ceiling, search over a
+ * fixed mix, search where every request is a query not asked before, and since 304; the new-query
+ * load again on 1k and 100k reviews; then, on 100k, start-up and the RSS after 100,000 distinct queries.
  */
 
-export const SEARCH_REVIEWS = 10_000;
-export const STARTUP_REVIEWS = 100_000;
-const STARTUP_RUNS = 3;
-export const BURST_SECONDS = 3;
+export const SIZES = [1_000, 10_000, 100_000] as const;
+export const MAIN_SIZE = 10_000;
+export const MEMORY_SIZE = 100_000;
+export const DISTINCT_QUERIES = 100_000;
 
 type Memory = { rss: number; peak: number };
 
-/** What api-load-once.ts reports: the sidecar's own load of the 100k build, in a fresh process. */
-export interface OwnLoad {
-  reviewsJsonMiB: number;
-  importedMs: number;
-  loadMs: number;
-  steps: { manifestMs: number; readMs: number; indexMs: number };
-  manifestEntries: number;
-  rss: { before: number; afterLoad: number };
-  retainedMiB: { manifest: number; reviews: number; index: number };
-}
-
-/** What api-breakdown-once.ts reports: where a search's time goes, per URL of the mix. */
-export interface Breakdown {
-  rows: {
-    path: string;
-    total: number;
-    bytes: number;
-    us: { validate: number; fingerprint: number; search: number; stringify: number; etag: number };
-  }[];
-  mixUs: number;
-  allocatedKiB: number;
-}
-
 export interface ApiMeasurements {
-  paths: string[];
-  /** Response sizes of the search URLs, and the median one the ceiling serves. */
-  probeBytes: number[];
   typicalBytes: number;
-  /** Every load phase, in the order run: a, b, c, bSilent, cSilent, then the burst. */
-  results: LoadResult[];
-  a: LoadResult;
-  b: LoadResult;
-  c: LoadResult;
-  bSilent: LoadResult;
-  cSilent: LoadResult;
-  burst: LoadResult | undefined;
-  memory10k: Memory;
-  startups: number[];
-  importsOnlyMs: number;
+  ceiling: LoadResult;
+  fixedMix: LoadResult;
+  newQueries: LoadResult;
+  since304: LoadResult;
+  /** The new-query load per data size. */
+  growth: { size: number; result: LoadResult }[];
+  startupMs: number;
   memoryStarted: Memory;
-  memoryBurst: Memory;
-  own: OwnLoad;
-  breakdown: Breakdown;
+  memoryAfterQueries: Memory;
+  distinctQueries: LoadResult;
   /** Wrong statuses, errors or empty searches: the numbers cannot be trusted. */
   problems: string[];
 }
 
-/** Where the sidecars run, and how they are loaded. */
 interface Bench {
   work: string;
   load: LoadOptions;
@@ -73,19 +43,19 @@ interface Bench {
   problems: string[];
 }
 
-const sidecarEnv = (work: string, distDir: string, logLevel: string): Record<string, string> => ({
+const sidecarEnv = (work: string, distDir: string): Record<string, string> => ({
   PORT: "0",
   HOST: "127.0.0.1",
   DIST_DIR: distDir,
   SITE_URL,
-  LOG_LEVEL: logLevel,
+  // As in production: an access-log line per request.
+  LOG_LEVEL: "info",
   // As deployed: the container sidecar serves the API, a CDN serves the pages.
   SERVE_STATIC: "false",
-  // The WebSub hub's SQLite file: kept out of the repository's var/ and away from other sidecars.
   STATE_DIR: path.join(work, "api-state"),
 });
-const startSidecar = (bench: Bench, distDir: string, logLevel: string) =>
-  startServer("sidecar", "sidecar/src/main.ts", [], sidecarEnv(bench.work, distDir, logLevel), 60_000, bench.nodeArgs);
+const startSidecar = (bench: Bench, distDir: string) =>
+  startServer("sidecar", "sidecar/src/main.ts", [], sidecarEnv(bench.work, distDir), 60_000, bench.nodeArgs);
 
 /** Responses must be exactly the expected status: anything else makes the numbers meaningless. */
 function expectOnly(problems: string[], result: LoadResult, status: string) {
@@ -97,10 +67,28 @@ function expectOnly(problems: string[], result: LoadResult, status: string) {
   }
 }
 
-/** 10k reviews, LOG_LEVEL=info (as in production): probe sizes, then (a), (b), (c); then (b), (c) silent. */
-async function searchPhases(bench: Bench, dist10k: string) {
+/** One request spec that asks the next path of `paths` on every request, from any connection. */
+function everyRequestNew(paths: readonly string[]): { requests: () => RequestSpec[]; used: () => number } {
+  let next = 0;
+  const requests = () => [
+    { setupRequest: (request: RequestSpec) => ({ ...request, path: paths[next++ % paths.length] as string }) },
+  ];
+  return { requests, used: () => next };
+}
+
+async function newQueryLoad(bench: Bench, sidecar: ServerProcess, dist: string, size: number, load: LoadOptions) {
+  const paths = newQueryPaths(dist, 400_000, size);
+  const fresh = everyRequestNew(paths);
+  const result = await measure(`search, new queries, ${size / 1000}k`, sidecar, fresh.requests(), load);
+  if (fresh.used() > paths.length) bench.problems.push(`${result.label}: more requests than distinct queries`);
+  expectOnly(bench.problems, result, "200");
+  return result;
+}
+
+/** 10k reviews: the ceiling, the fixed mix, new queries, since 304. */
+async function mainPhases(bench: Bench, dist: string) {
   const { work, load, problems } = bench;
-  let sidecar: ServerProcess = await startSidecar(bench, dist10k, "info");
+  const sidecar = await startSidecar(bench, dist);
   const newestPage = await httpGet(`${sidecar.url}/api/reviews/search?limit=1`);
   const newest = (JSON.parse(newestPage.body.toString("utf8")) as { reviews: { date: string }[] }).reviews[0]?.date;
   if (!newest) throw new Error("the sidecar returned no reviews");
@@ -109,98 +97,73 @@ async function searchPhases(bench: Bench, dist10k: string) {
   for (const p of paths) {
     const response = await httpGet(`${sidecar.url}${p}`);
     if (response.status !== 200) throw new Error(`${p} answered ${response.status}: ${response.body}`);
-    const total = (JSON.parse(response.body.toString("utf8")) as { total: number }).total;
-    if (total === 0) problems.push(`${p} matches no review in the synthetic data`);
-    probes.push({ path: p, bytes: response.body.length, total, body: response.body });
+    if ((JSON.parse(response.body.toString("utf8")) as { total: number }).total === 0) {
+      problems.push(`${p} matches no review in the synthetic data`);
+    }
+    probes.push(response.body);
   }
-  const typical = [...probes].sort((x, y) => x.bytes - y.bytes)[Math.floor((probes.length - 1) / 2)];
+  const typical = [...probes].sort((x, y) => x.length - y.length)[Math.floor((probes.length - 1) / 2)];
   if (!typical) throw new Error("no search responses");
   const bodyFile = path.join(work, "api-typical-search.json");
-  writeFileSync(bodyFile, typical.body);
+  writeFileSync(bodyFile, typical);
 
-  const ceiling = await startServer("ceiling", "scripts/bench/api-ceiling.ts", [bodyFile], {});
-  const a = await measure("(a) ceiling: bare node:http", ceiling, [{ path: "/" }], load);
-  await ceiling.stop();
-  expectOnly(problems, a, "200");
+  const bare = await startServer("ceiling", "scripts/bench/api-ceiling.ts", [bodyFile], {});
+  const ceiling = await measure("bare node:http ceiling", bare, [{ path: "/" }], load);
+  await bare.stop();
+  expectOnly(problems, ceiling, "200");
 
   // A fresh list for every phase: autocannon writes onto the request objects it is given.
-  const searches = () => paths.map((p) => ({ path: p }));
-  const b = await measure("(b) search, LOG_LEVEL=info", sidecar, searches(), load);
-  expectOnly(problems, b, "200");
+  const fixedMix = await measure(
+    "search, fixed mix of 10",
+    sidecar,
+    paths.map((p) => ({ path: p })),
+    load,
+  );
+  expectOnly(problems, fixedMix, "200");
+  const newQueries = await newQueryLoad(bench, sidecar, dist, MAIN_SIZE, load);
 
   const sincePath = `/api/reviews/since/${dayBefore(newest, 30)}`;
   const since = await httpGet(`${sidecar.url}${sincePath}`);
   const etag = since.headers.etag;
   if (since.status !== 200 || typeof etag !== "string") throw new Error(`${sincePath} answered ${since.status}`);
-  const revalidated = await httpGet(`${sidecar.url}${sincePath}`, { "If-None-Match": etag });
-  if (revalidated.status !== 304) problems.push(`${sincePath} with If-None-Match answered ${revalidated.status}`);
-  const revalidations = () => [{ path: sincePath, headers: { "If-None-Match": etag } }];
-  const c = await measure("(c) since 304, LOG_LEVEL=info", sidecar, revalidations(), load);
-  expectOnly(problems, c, "304");
-  const memory10k = memoryMiB(sidecar.pid);
+  const revalidations = [{ path: sincePath, headers: { "If-None-Match": etag } }];
+  const since304 = await measure("since, If-None-Match (304)", sidecar, revalidations, load);
+  expectOnly(problems, since304, "304");
   await sidecar.stop();
-
-  // The same load with logging off, to make the cost of request logging visible.
-  sidecar = await startSidecar(bench, dist10k, "silent");
-  const bSilent = await measure("(b) search, LOG_LEVEL=silent", sidecar, searches(), load);
-  expectOnly(problems, bSilent, "200");
-  const cSilent = await measure("(c) since 304, LOG_LEVEL=silent", sidecar, revalidations(), load);
-  expectOnly(problems, cSilent, "304");
-  await sidecar.stop();
-  const probeBytes = probes.map((p) => p.bytes);
-  return { paths, probeBytes, typicalBytes: typical.bytes, a, b, c, bSilent, cSilent, memory10k };
+  return { typicalBytes: typical.length, ceiling, fixedMix, newQueries, since304 };
 }
 
-/** 100k reviews: start-up time, memory, a burst of searches. */
-async function startupPhases(bench: Bench, dist100k: string, paths: string[]) {
-  const importsOnly = await runScript(
-    "sidecar/src/main.ts",
-    [],
-    sidecarEnv(bench.work, path.join(bench.work, "api-no-build"), "info"),
-  );
-  const startups: number[] = [];
-  let memoryStarted: Memory = { rss: Number.NaN, peak: Number.NaN };
-  let memoryBurst: Memory = { rss: Number.NaN, peak: Number.NaN };
-  let burst: LoadResult | undefined;
-  for (let run = 1; run <= STARTUP_RUNS; run++) {
-    const big = await startSidecar(bench, dist100k, "info");
-    startups.push(big.listeningMs);
-    if (run === STARTUP_RUNS) {
-      memoryStarted = memoryMiB(big.pid);
-      burst = await measure(
-        `(b) search, ${STARTUP_REVIEWS / 1000}k reviews, ${BURST_SECONDS} s`,
-        big,
-        paths.map((p) => ({ path: p })),
-        { ...bench.load, duration: BURST_SECONDS, warmup: 0 },
-      );
-      expectOnly(bench.problems, burst, "200");
-      memoryBurst = memoryMiB(big.pid);
-    }
-    await big.stop();
-  }
-  return { importsOnlyMs: importsOnly.ms, startups, memoryStarted, memoryBurst, burst };
-}
-
-/** Runs a one-shot measuring script and parses the JSON on its last line of output. */
-async function lastJsonLine<T>(script: string, args: string[], nodeOptions: string): Promise<T> {
-  const run = await runScript(script, args, { NODE_OPTIONS: nodeOptions });
-  if (run.code !== 0) throw new Error(`${path.basename(script, ".ts")} failed:\n${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as T;
+/** 100k reviews: start-up, RSS before and after DISTINCT_QUERIES distinct queries (as fast as it answers). */
+async function memoryPhase(bench: Bench, dist: string) {
+  const sidecar = await startSidecar(bench, dist);
+  const memoryStarted = memoryMiB(sidecar.pid);
+  const paths = newQueryPaths(dist, DISTINCT_QUERIES, 7);
+  const fresh = everyRequestNew(paths);
+  const distinctQueries = await measure(`${DISTINCT_QUERIES} distinct queries, 100k`, sidecar, fresh.requests(), {
+    ...bench.load,
+    warmup: 0,
+    duration: 0,
+    amount: DISTINCT_QUERIES,
+  });
+  expectOnly(bench.problems, distinctQueries, "200");
+  const memoryAfterQueries = memoryMiB(sidecar.pid);
+  await sidecar.stop();
+  return { startupMs: sidecar.listeningMs, memoryStarted, memoryAfterQueries, distinctQueries };
 }
 
 export async function runPhases(work: string, load: LoadOptions, rebuild: boolean): Promise<ApiMeasurements> {
   const bench: Bench = { work, load, nodeArgs: containerNodeArgs(), problems: [] };
-  const dist10k = await builtDataSet(work, SEARCH_REVIEWS, rebuild);
-  const dist100k = await builtDataSet(work, STARTUP_REVIEWS, rebuild);
-  const search = await searchPhases(bench, dist10k);
-  const startup = await startupPhases(bench, dist100k, search.paths);
-  const own = await lastJsonLine<OwnLoad>("scripts/bench/api-load-once.ts", [dist100k], "--expose-gc");
-  const breakdown = await lastJsonLine<Breakdown>(
-    "scripts/bench/api-breakdown-once.ts",
-    [dist10k, JSON.stringify(search.paths)],
-    "--expose-gc --max-semi-space-size=64",
-  );
-  const { a, b, c, bSilent, cSilent } = search;
-  const results = [a, b, c, bSilent, cSilent, ...(startup.burst ? [startup.burst] : [])];
-  return { ...search, ...startup, results, own, breakdown, problems: bench.problems };
+  const dists = new Map<number, string>();
+  for (const size of SIZES) dists.set(size, await builtDataSet(work, size, rebuild));
+  const distOf = (size: number) => dists.get(size) as string;
+  const main = await mainPhases(bench, distOf(MAIN_SIZE));
+  const growth = [{ size: MAIN_SIZE, result: main.newQueries }];
+  for (const size of SIZES.filter((s) => s !== MAIN_SIZE)) {
+    const sidecar = await startSidecar(bench, distOf(size));
+    growth.push({ size, result: await newQueryLoad(bench, sidecar, distOf(size), size, load) });
+    await sidecar.stop();
+  }
+  growth.sort((a, b) => a.size - b.size);
+  const memory = await memoryPhase(bench, distOf(MEMORY_SIZE));
+  return { ...main, growth, ...memory, problems: bench.problems };
 }
