@@ -1,7 +1,6 @@
 import compression from "compression";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
-import { pinoHttp } from "pino-http";
 import type { Config } from "../../src/schemas/config.ts";
 import { siteUrls } from "../../src/site/urls.ts";
 import type { BundleStore } from "./bundle/bundle-store.ts";
@@ -9,8 +8,8 @@ import { setCommonHeaders } from "./http/common-headers.ts";
 import { errorHandler, unmatchedRoute } from "./http/error-handler.ts";
 import { lazyRoutes } from "./http/lazy-routes.ts";
 import { limitBodySize } from "./http/limits.ts";
-import { requestId } from "./http/request-id.ts";
 import { type HubRouteOptions, hubRoutes } from "./hub/routes.ts";
+import { accessLog } from "./logging/access-log.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
 import { createMetrics, type Metrics } from "./metrics/metrics.ts";
 import { countRequests, metricsRoutes } from "./metrics/routes.ts";
@@ -44,16 +43,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(countRequests(metrics));
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const id = requestId(req);
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-    }),
-  );
+  app.use(accessLog(deps.logger));
   app.use((_req, res, next) => {
     setCommonHeaders(res);
     next();
@@ -81,6 +71,6 @@ export function createApp(deps: AppDeps): Express {
   if (deps.hub) app.use(hubRoutes({ ...deps.hub, bundles: deps.store }));
   if (deps.config.SERVE_STATIC) app.use(serveBundle(deps.store, urls));
   app.use(unmatchedRoute);
-  app.use(errorHandler);
+  app.use(errorHandler(deps.logger));
   return app;
 }

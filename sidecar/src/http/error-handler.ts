@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { Logger } from "pino";
 import { HubRequestError } from "../../../src/hub/hub-request.ts";
 import { type ErrorAnswer, errorAnswer } from "./error-response.ts";
 import { notFound } from "./errors.ts";
@@ -24,18 +25,20 @@ function writeErrorAnswer(res: ServerResponse, answer: ErrorAnswer, cors: boolea
 }
 
 /** The one place Express hands errors to; the mapping itself is errorAnswer. */
-export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-  if (error instanceof HubRequestError) {
-    // WebSub asks for plain-text reasons.
-    res.status(error.status).setHeader("Cache-Control", "no-store");
-    res.type("text/plain").send(error.message);
-    return;
-  }
-  const answer = errorAnswer(error);
-  if (answer.status >= 500) req.log?.error({ err: error }, "request failed");
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  writeErrorAnswer(res, answer, !req.path.startsWith("/mcp"));
-};
+export const errorHandler =
+  (logger: Logger): ErrorRequestHandler =>
+  (error: unknown, req, res, _next) => {
+    if (error instanceof HubRequestError) {
+      // WebSub asks for plain-text reasons.
+      res.status(error.status).setHeader("Cache-Control", "no-store");
+      res.type("text/plain").send(error.message);
+      return;
+    }
+    const answer = errorAnswer(error);
+    if (answer.status >= 500) logger.error({ err: error, req: { id: res.locals.requestId } }, "request failed");
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    writeErrorAnswer(res, answer, !req.path.startsWith("/mcp"));
+  };

@@ -7,14 +7,14 @@ import { runSince } from "../../../src/search/reviews-since.ts";
 import { answerTag, runSearch } from "../../../src/search/search-reviews.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { methodNotAllowed } from "../http/errors.ts";
-import { sendAnswer } from "./send-answer.ts";
+import { READ_EXPOSED_HEADERS, sendAnswer } from "./send-answer.ts";
 
 const READ_METHODS = ["GET", "HEAD", "OPTIONS"];
 const READ_CORS = {
   origin: "*",
   methods: READ_METHODS,
   allowedHeaders: ["If-None-Match", "If-Modified-Since", "Content-Type"],
-  exposedHeaders: ["ETag", "Last-Modified"],
+  exposedHeaders: READ_EXPOSED_HEADERS,
   maxAge: 86_400,
 };
 
@@ -29,7 +29,9 @@ function rawQuery(url: string): string {
 /** GET /api/reviews/search and /api/reviews/since/{date}: thin wrappers around the search service. */
 export function reviewRoutes(store: BundleStore): Router {
   const router = Router();
-  router.use("/api/reviews", cors(READ_CORS));
+  // Preflights through `cors`; the answers themselves carry its two headers among those computed once
+  // per build (send-answer.ts), so a read does not rebuild the CORS options on every request.
+  router.options(["/api/reviews/search", "/api/reviews/since/:date"], cors(READ_CORS));
 
   router.get("/api/reviews/search", (req, res) => {
     const loaded = store.current;

@@ -11,9 +11,13 @@ export const READ_CACHE_CONTROL = "public, max-age=60, must-revalidate";
 /** Below this size gzip saves less than it costs. */
 const COMPRESSION_THRESHOLD = 1024;
 
+export const READ_EXPOSED_HEADERS = ["ETag", "Last-Modified"];
+
 /** The headers every read answer of a build carries, computed once per build. */
 export function readHeaders(lastModified: string | undefined): Record<string, string> {
   return {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": READ_EXPOSED_HEADERS.join(","),
     "Cache-Control": READ_CACHE_CONTROL,
     ...(lastModified ? { "Last-Modified": lastModified } : {}),
     // A 304 carries it too, as it carries every header a cache keys on (RFC 9110, 15.4.5).
