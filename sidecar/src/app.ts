@@ -4,15 +4,14 @@ import type { Logger } from "pino";
 import type { Config } from "../../src/schemas/config.ts";
 import { siteUrls } from "../../src/site/urls.ts";
 import type { BundleStore } from "./bundle/bundle-store.ts";
-import { setCommonHeaders } from "./http/common-headers.ts";
 import { errorHandler, unmatchedRoute } from "./http/error-handler.ts";
 import { lazyRoutes } from "./http/lazy-routes.ts";
 import { limitBodySize } from "./http/limits.ts";
 import { type HubRouteOptions, hubRoutes } from "./hub/routes.ts";
-import { accessLog } from "./logging/access-log.ts";
+import { recordRequests } from "./logging/access-log.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
 import { createMetrics, type Metrics } from "./metrics/metrics.ts";
-import { countRequests, metricsRoutes } from "./metrics/routes.ts";
+import { metricsRoutes } from "./metrics/routes.ts";
 import { healthRoutes, type Readiness } from "./routes/health.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
 import { serveBundle } from "./static/serve-bundle.ts";
@@ -42,12 +41,7 @@ export function createApp(deps: AppDeps): Express {
   const metrics = deps.metrics ?? createMetrics();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.use(countRequests(metrics));
-  app.use(accessLog(deps.logger));
-  app.use((_req, res, next) => {
-    setCommonHeaders(res);
-    next();
-  });
+  app.use(recordRequests(deps.logger, metrics));
   // The MCP endpoint and the hub read their own bodies (with their own limits and error formats).
   app.use(limitBodySize(MAX_BODY_BYTES, ["/mcp", "/api/websub/hub"]));
   // The read API comes before compression: its answers are compressed once each and kept (see

@@ -10,16 +10,13 @@ export function limitBodySize(maxBytes: number, readersOwnBodies: readonly strin
   const tooLarge = () => new HttpError(413, "payload_too_large", `Request bodies are limited to ${maxBytes} bytes.`);
   const exempt = new Set(readersOwnBodies);
   return (req, _res, next) => {
-    if (exempt.has(req.path)) {
+    const length = req.headers["content-length"];
+    if ((length === undefined && req.headers["transfer-encoding"] === undefined) || exempt.has(req.path)) {
       next();
       return;
     }
-    if (req.headers["content-length"] !== undefined) {
-      next(Number(req.headers["content-length"]) > maxBytes ? tooLarge() : undefined);
-      return;
-    }
-    if (req.headers["transfer-encoding"] === undefined) {
-      next();
+    if (length !== undefined) {
+      next(Number(length) > maxBytes ? tooLarge() : undefined);
       return;
     }
     let size = 0;

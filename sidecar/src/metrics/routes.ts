@@ -3,23 +3,12 @@ import { type RequestHandler, Router } from "express";
 import { HttpError } from "../http/errors.ts";
 import type { Metrics } from "./metrics.ts";
 
-/** Where an Express-answered request is counted: its route pattern, or a fixed name (bounded labels). */
-function routeOf(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]): string {
+/** Where a request is counted: its route pattern, or a fixed name (bounded labels). */
+export function routeOf(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]): string {
   const pattern = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof pattern === "string") return `${req.baseUrl}${pattern}`;
   if (typeof res.locals.metricsRoute === "string") return res.locals.metricsRoute;
   return res.statusCode === 404 ? "(unmatched)" : "(other)";
-}
-
-/** Counts every request Express answers, once its response is finished or aborted. */
-export function countRequests(metrics: Metrics): RequestHandler {
-  return (req, res, next) => {
-    const started = performance.now();
-    res.once("close", () => {
-      metrics.observeRequest(req.method, routeOf(req, res), res.statusCode, (performance.now() - started) / 1000);
-    });
-    next();
-  };
 }
 
 const sameSecret = (given: string, expected: string) => {

@@ -18,6 +18,7 @@ const READ_CORS = {
   maxAge: 86_400,
 };
 
+const PATHS = ["/api/reviews/search", "/api/reviews/since/:date"];
 const wrongMethod: RequestHandler = (req, _res, next) => next(methodNotAllowed(req.method, READ_METHODS));
 
 /** The raw query string of a request, without "?", undecoded (the search service decodes it strictly). */
@@ -29,35 +30,34 @@ function rawQuery(url: string): string {
 /** GET /api/reviews/search and /api/reviews/since/{date}: thin wrappers around the search service. */
 export function reviewRoutes(store: BundleStore): Router {
   const router = Router();
-  // Preflights through `cors`; the answers themselves carry its two headers among those computed once
-  // per build (send-answer.ts), so a read does not rebuild the CORS options on every request.
-  router.options(["/api/reviews/search", "/api/reviews/since/:date"], cors(READ_CORS));
 
   router.get("/api/reviews/search", (req, res) => {
     const loaded = store.current;
     const { index } = loaded;
-    const search = searchFromQuery(index, rawQuery(req.originalUrl));
-    const key = `search:${search.key}`;
-    sendAnswer(req, res, loaded, {
-      key,
-      etag: answerTag(index, key),
-      build: () => searchBody(index, runSearch(index, search)),
+    sendAnswer(req, res, loaded, req.originalUrl, () => {
+      const search = searchFromQuery(index, rawQuery(req.originalUrl));
+      return {
+        etag: answerTag(index, `search:${search.key}`),
+        build: () => searchBody(index, runSearch(index, search)),
+      };
     });
   });
-  router.all("/api/reviews/search", wrongMethod);
 
   router.get("/api/reviews/since/:date", (req, res) => {
     const loaded = store.current;
     const { index } = loaded;
-    const since = sinceFromQuery(index, req.params.date, rawQuery(req.originalUrl));
-    const key = `since:${since.key}`;
-    sendAnswer(req, res, loaded, {
-      key,
-      etag: answerTag(index, key),
-      build: () => sinceBody(index, runSince(index, since)),
+    sendAnswer(req, res, loaded, req.originalUrl, () => {
+      const since = sinceFromQuery(index, req.params.date, rawQuery(req.originalUrl));
+      return {
+        etag: answerTag(index, `since:${since.key}`),
+        build: () => sinceBody(index, runSince(index, since)),
+      };
     });
   });
-  router.all("/api/reviews/since/:date", wrongMethod);
+  // Preflights through `cors`; the answers themselves carry its two headers among those computed once
+  // per build (send-answer.ts), so a read does not rebuild the CORS options on every request.
+  router.options(PATHS, cors(READ_CORS));
+  router.all(PATHS, wrongMethod);
   // A date segment that is not valid percent-encoding fails while Express decodes it, before the
   // route runs: answer it like any other malformed date.
   router.use("/api/reviews/since", ((error, _req, _res, next) => {

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip, gzipSync } from "node:zlib";
@@ -8,10 +9,9 @@ import { isNotModified } from "../http/conditional.ts";
 import { type CachedAnswer, LARGEST_CACHED_ANSWER } from "./answer-cache.ts";
 
 export const READ_CACHE_CONTROL = "public, max-age=60, must-revalidate";
+export const READ_EXPOSED_HEADERS = ["ETag", "Last-Modified"];
 /** Below this size gzip saves less than it costs. */
 const COMPRESSION_THRESHOLD = 1024;
-
-export const READ_EXPOSED_HEADERS = ["ETag", "Last-Modified"];
 
 /** The headers every read answer of a build carries, computed once per build. */
 export function readHeaders(lastModified: string | undefined): Record<string, string> {
@@ -22,61 +22,100 @@ export function readHeaders(lastModified: string | undefined): Record<string, st
     ...(lastModified ? { "Last-Modified": lastModified } : {}),
     // A 304 carries it too, as it carries every header a cache keys on (RFC 9110, 15.4.5).
     Vary: "Accept-Encoding",
+    "Content-Type": "application/json; charset=utf-8",
   };
 }
 
-const concat = (body: JsonChunks) => Buffer.concat(body.chunks, body.length);
+/** A validated read: its strong tag (known before its body) and how to build the body. */
+export interface PreparedRead {
+  etag: string;
+  build: () => JsonChunks;
+}
 
-function writeChunks(res: Response, chunks: readonly Buffer[]): void {
-  res.cork();
-  for (const chunk of chunks) res.write(chunk);
-  res.end();
-  res.uncork();
+// What is sent depends on whether the client takes gzip, so the representation's strong tag does too.
+const gzipTag = (etag: string) => `${etag.slice(0, -1)}-gz"`;
+const takesGzip = (req: Request) =>
+  req.headers["accept-encoding"] !== undefined && req.acceptsEncodings("gzip", "identity") === "gzip";
+
+function notModified(headers: IncomingHttpHeaders, etag: string, lastModified: string | undefined): boolean {
+  return (
+    (headers["if-none-match"] !== undefined || headers["if-modified-since"] !== undefined) &&
+    isNotModified(headers, { etag, lastModified })
+  );
+}
+
+function cachedAnswer(loaded: LoadedBundle, etag: string, body: Buffer): CachedAnswer {
+  const headers = { ...loaded.readHeaders, ETag: etag, "Content-Length": body.length };
+  return { etag, headers, body };
+}
+
+/** The gzip form of a cached answer, made on first demand and kept (the cache then counts it). */
+function withGzip(loaded: LoadedBundle, key: string, answer: CachedAnswer) {
+  if (!answer.gzip || !answer.gzipHeaders) {
+    answer.gzip = gzipSync(answer.body);
+    const tag = gzipTag(answer.etag);
+    answer.gzipHeaders = {
+      ...loaded.readHeaders,
+      ETag: tag,
+      "Content-Encoding": "gzip",
+      "Content-Length": answer.gzip.length,
+    };
+    loaded.answers.set(key, answer);
+  }
+  return { body: answer.gzip, headers: answer.gzipHeaders };
 }
 
 /**
- * Answers a read whose strong ETag is known before its body: a matching precondition is a 304
- * without searching; otherwise the body comes from the build's answer cache or from `build`. gzip is
- * decided once per cached answer and kept; an answer too large to cache is compressed as it streams.
+ * Answers a read by its request target (`key`). A cached answer is sent with its header set as
+ * computed once; otherwise `prepare` validates the request (throwing InvalidRequestError) and names
+ * its strong tag from the data version and the canonical query, so a matching precondition is a 304
+ * before any search, and the body is built, kept when not too large, and sent. gzip is made once per
+ * cached answer; an answer too large to keep is compressed as it streams.
  */
 export function sendAnswer(
   req: Request,
   res: Response,
   loaded: LoadedBundle,
-  answer: { key: string; etag: string; build: () => JsonChunks },
+  key: string,
+  prepare: () => PreparedRead,
 ): void {
-  // What is sent depends on whether the client takes gzip, so the representation's strong tag does too.
-  const gzipOk = req.acceptsEncodings("gzip", "identity") === "gzip";
-  const etag = gzipOk ? `${answer.etag.slice(0, -1)}-gz"` : answer.etag;
-  const headers: Record<string, string | number> = { ...loaded.readHeaders, ETag: etag };
-  if (isNotModified(req.headers, { etag, lastModified: loaded.lastModified })) {
+  const gzip = takesGzip(req);
+  let answer = loaded.answers.get(key);
+  const prepared = answer ? undefined : prepare();
+  const etag = answer?.etag ?? (prepared as PreparedRead).etag;
+  const tag = gzip ? gzipTag(etag) : etag;
+  if (notModified(req.headers, tag, loaded.lastModified)) {
+    const headers = answer && !gzip ? answer.headers : { ...loaded.readHeaders, ETag: tag };
     res.writeHead(304, headers).end();
     return;
   }
-  let cached: CachedAnswer | undefined = loaded.answers.get(answer.key);
-  const body = cached?.body ?? answer.build();
-  if (!cached && body.length <= LARGEST_CACHED_ANSWER) {
-    cached = { body };
-    loaded.answers.set(answer.key, cached);
-  }
-  headers["Content-Type"] = "application/json; charset=utf-8";
-  if (!gzipOk || body.length < COMPRESSION_THRESHOLD) {
-    headers["Content-Length"] = body.length;
-    res.writeHead(200, headers);
-    writeChunks(res, body.chunks);
-    return;
-  }
-  headers["Content-Encoding"] = "gzip";
-  if (cached) {
-    if (!cached.gzip) {
-      cached.gzip = gzipSync(concat(body));
-      // Stored again so the cache counts the compressed bytes too.
-      loaded.answers.set(answer.key, cached);
+  if (!answer) {
+    const built = (prepared as PreparedRead).build();
+    if (built.length > LARGEST_CACHED_ANSWER) {
+      sendLarge(res, loaded, built, tag, gzip);
+      return;
     }
-    headers["Content-Length"] = cached.gzip.length;
-    res.writeHead(200, headers).end(cached.gzip);
+    answer = cachedAnswer(loaded, etag, Buffer.concat(built.chunks, built.length));
+    loaded.answers.set(key, answer);
+  }
+  if (gzip && answer.body.length >= COMPRESSION_THRESHOLD) {
+    const compressed = withGzip(loaded, key, answer);
+    res.writeHead(200, compressed.headers).end(compressed.body);
     return;
   }
-  res.writeHead(200, headers);
+  res.writeHead(200, gzip ? { ...answer.headers, ETag: tag } : answer.headers).end(answer.body);
+}
+
+/** An answer too large to keep (since without limit): its pieces written as they are, or gzipped as they stream. */
+function sendLarge(res: Response, loaded: LoadedBundle, body: JsonChunks, tag: string, gzip: boolean): void {
+  if (!gzip) {
+    res.writeHead(200, { ...loaded.readHeaders, ETag: tag, "Content-Length": body.length });
+    res.cork();
+    for (const chunk of body.chunks) res.write(chunk);
+    res.end();
+    res.uncork();
+    return;
+  }
+  res.writeHead(200, { ...loaded.readHeaders, ETag: tag, "Content-Encoding": "gzip" });
   pipeline(Readable.from(body.chunks), createGzip(), res).catch(() => res.destroy());
 }
