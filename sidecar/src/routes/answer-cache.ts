@@ -3,7 +3,8 @@ import { LRUCache } from "lru-cache";
 /** A read answer as sent: its strong tags, its header sets and its bytes, each computed once. */
 export interface CachedAnswer {
   etag: string;
-  /** Headers of the identity and the gzip representation (each with its own strong tag). */
+  /** Headers of a 304, of the identity and of the gzip representation (each with its own strong tag). */
+  notModified: Readonly<Record<string, string | number>>;
   headers: Readonly<Record<string, string | number>>;
   gzipHeaders?: Readonly<Record<string, string | number>>;
   body: Buffer;

@@ -22,9 +22,10 @@ export function readHeaders(lastModified: string | undefined): Record<string, st
     ...(lastModified ? { "Last-Modified": lastModified } : {}),
     // A 304 carries it too, as it carries every header a cache keys on (RFC 9110, 15.4.5).
     Vary: "Accept-Encoding",
-    "Content-Type": "application/json; charset=utf-8",
   };
 }
+
+const JSON_TYPE = "application/json; charset=utf-8";
 
 /** A validated read: its strong tag (known before its body) and how to build the body. */
 export interface PreparedRead {
@@ -45,8 +46,13 @@ function notModified(headers: IncomingHttpHeaders, etag: string, lastModified: s
 }
 
 function cachedAnswer(loaded: LoadedBundle, etag: string, body: Buffer): CachedAnswer {
-  const headers = { ...loaded.readHeaders, ETag: etag, "Content-Length": body.length };
-  return { etag, headers, body };
+  const notModified = { ...loaded.readHeaders, ETag: etag };
+  return {
+    etag,
+    notModified,
+    headers: { ...notModified, "Content-Type": JSON_TYPE, "Content-Length": body.length },
+    body,
+  };
 }
 
 /** The gzip form of a cached answer, made on first demand and kept (the cache then counts it). */
@@ -57,6 +63,7 @@ function withGzip(loaded: LoadedBundle, key: string, answer: CachedAnswer) {
     answer.gzipHeaders = {
       ...loaded.readHeaders,
       ETag: tag,
+      "Content-Type": JSON_TYPE,
       "Content-Encoding": "gzip",
       "Content-Length": answer.gzip.length,
     };
@@ -85,7 +92,7 @@ export function sendAnswer(
   const etag = answer?.etag ?? (prepared as PreparedRead).etag;
   const tag = gzip ? gzipTag(etag) : etag;
   if (notModified(req.headers, tag, loaded.lastModified)) {
-    const headers = answer && !gzip ? answer.headers : { ...loaded.readHeaders, ETag: tag };
+    const headers = answer && !gzip ? answer.notModified : { ...loaded.readHeaders, ETag: tag };
     res.writeHead(304, headers).end();
     return;
   }
@@ -109,13 +116,13 @@ export function sendAnswer(
 /** An answer too large to keep (since without limit): its pieces written as they are, or gzipped as they stream. */
 function sendLarge(res: Response, loaded: LoadedBundle, body: JsonChunks, tag: string, gzip: boolean): void {
   if (!gzip) {
-    res.writeHead(200, { ...loaded.readHeaders, ETag: tag, "Content-Length": body.length });
+    res.writeHead(200, { ...loaded.readHeaders, ETag: tag, "Content-Type": JSON_TYPE, "Content-Length": body.length });
     res.cork();
     for (const chunk of body.chunks) res.write(chunk);
     res.end();
     res.uncork();
     return;
   }
-  res.writeHead(200, { ...loaded.readHeaders, ETag: tag, "Content-Encoding": "gzip" });
+  res.writeHead(200, { ...loaded.readHeaders, ETag: tag, "Content-Type": JSON_TYPE, "Content-Encoding": "gzip" });
   pipeline(Readable.from(body.chunks), createGzip(), res).catch(() => res.destroy());
 }
