@@ -1,6 +1,6 @@
 /**
  * GET /metrics (Prometheus text, prom-client on a registry of the app's own) after real traffic:
- * request counters and durations by method, route pattern and status (fast path and Express), MCP
+ * request counters and durations by method, route pattern and status, MCP
  * sessions, WebSub subscriptions per topic and deliveries by outcome (hub wired by createHub, as in
  * main.ts, calling a local HTTPS subscriber), the bearer token when configured, and /readyz.
  */

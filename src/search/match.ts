@@ -2,7 +2,7 @@ import type { SearchParams } from "../schemas/search.ts";
 import { forEachBit, popcount, rangeMask } from "./bitset.ts";
 import { forEachIn, memberTest, type Posting } from "./postings.ts";
 import type { SearchIndex } from "./search-index.ts";
-import { textPosting } from "./text-postings.ts";
+import { rememberText, type TextFilter, textFilter } from "./text-postings.ts";
 import { dateNumber } from "./write-index.ts";
 
 /** The filters of a search, resolved against the index (technician keys to display names). */
@@ -39,7 +39,7 @@ export function dateRange(index: SearchIndex, since?: string, until?: string): [
 }
 
 /** The filters as posting groups; undefined when one of them can match nothing. */
-function groupsOf(index: SearchIndex, filters: Filters): Group[] | undefined {
+function groupsOf(index: SearchIndex, filters: Filters, text: TextFilter | undefined): Group[] | undefined {
   const groups: Group[] = [];
   const add = (postings: (Posting | undefined)[]) => {
     const found = postings.filter((p): p is Posting => p !== undefined);
@@ -56,7 +56,9 @@ function groupsOf(index: SearchIndex, filters: Filters): Group[] | undefined {
     return undefined;
   }
   if (filters.service !== undefined && !add([service.get(filters.service)])) return undefined;
-  if (filters.query !== undefined && !add([textPosting(index, filters.query)])) return undefined;
+  if (text?.kind === "none") return undefined;
+  if (text?.kind === "exact") groups.push([text.posting]);
+  if (text?.kind === "candidates") for (const gram of text.grams) groups.push([gram]);
   return groups;
 }
 
@@ -151,10 +153,47 @@ export function forEachMatch(matches: Matches, visit: (position: number) => bool
   }
 }
 
-/** The reviews matching every filter. */
+/** Keeps the matches whose folded text contains `needle`, in place; returns the new total. */
+function confirm(index: SearchIndex, matches: Matches, needle: string): Matches {
+  const holds = (p: number) => index.folded(p).includes(needle);
+  if (matches.kind === "list") {
+    let kept = 0;
+    for (const p of matches.positions) if (holds(p)) matches.positions[kept++] = p;
+    return { kind: "list", total: kept, positions: matches.positions.subarray(0, kept) };
+  }
+  let total = 0;
+  for (let w = matches.fromWord; w < matches.toWord; w++) {
+    let word = matches.words[w] as number;
+    forEachBit(word, w, (p) => {
+      if (!holds(p)) word &= ~(1 << (p & 31));
+      return true;
+    });
+    matches.words[w] = word >>> 0;
+    total += popcount(word);
+  }
+  return { ...matches, total };
+}
+
+/**
+ * The reviews matching every filter. A text query not yet confirmed is confirmed only on the
+ * candidates left by the other filters; with no other filter its confirmed matches are kept.
+ */
 export function matchFilters(index: SearchIndex, filters: Filters): Matches {
-  const groups = groupsOf(index, filters);
+  const text = filters.query === undefined ? undefined : textFilter(index, filters.query);
+  const groups = groupsOf(index, filters, text);
   if (!groups) return EMPTY;
   const [from, to] = dateRange(index, filters.since, filters.until);
-  return evaluate(index, groups, from, to);
+  const matches = evaluate(index, groups, from, to);
+  if (text?.kind !== "candidates") return matches;
+  const confirmed = confirm(index, matches, text.needle);
+  const textOnly = groups.length === text.grams.length && from === 0 && to === index.count;
+  if (textOnly) {
+    const positions: number[] = [];
+    forEachMatch(confirmed, (p) => {
+      positions.push(p);
+      return true;
+    });
+    rememberText(index, text.needle, positions);
+  }
+  return confirmed;
 }

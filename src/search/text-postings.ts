@@ -1,12 +1,11 @@
 import { LRUCache } from "lru-cache";
 import { foldText } from "./fold.ts";
 import { queryGrams } from "./grams.ts";
-import { evaluate, forEachMatch } from "./match.ts";
 import { decodePosting, encodePosting, type Posting } from "./postings.ts";
 import type { SearchIndex } from "./search-index.ts";
 
-// The confirmed matches of recent text queries: a word met again in a new combination of filters
-// (another date window, rating or page) costs a lookup. Bounded in bytes per index.
+// The confirmed matches of recent text-only queries: a word met again in a new combination of
+// filters (another date window, rating or page) costs a lookup. Bounded in bytes per index.
 const CACHE_BYTES = 8 * 1024 * 1024;
 const caches = new WeakMap<SearchIndex, LRUCache<string, Posting>>();
 
@@ -24,31 +23,30 @@ function cacheOf(index: SearchIndex): LRUCache<string, Posting> {
 }
 
 /**
- * The reviews whose folded title or text contains the folded query. Up to 3 bytes it is one gram's
- * posting; longer, the reviews holding all its 3-byte grams are the candidates, and only they are
- * checked with a substring test. Undefined when a gram occurs in no review.
+ * What a text query selects. Up to 3 bytes it is one gram's posting (exact); a longer query already
+ * confirmed is its cached posting; otherwise the reviews holding all its 3-byte grams are candidates,
+ * to be confirmed with a substring test once the other filters have narrowed them.
  */
-export function textPosting(index: SearchIndex, query: string): Posting | undefined {
+export type TextFilter =
+  | { kind: "exact"; posting: Posting }
+  | { kind: "candidates"; grams: Posting[]; needle: string }
+  | { kind: "none" };
+
+export function textFilter(index: SearchIndex, query: string): TextFilter {
   const needle = foldText(query);
   const { keys, exact } = queryGrams(Buffer.from(needle));
-  const grams = keys.map((key) => index.gram(key));
-  if (grams.some((gram) => gram === undefined)) return undefined;
-  if (exact) return grams[0];
-  const cache = cacheOf(index);
-  const cached = cache.get(needle);
-  if (cached) return cached;
-  const candidates = evaluate(
-    index,
-    grams.map((gram) => [gram as Posting]),
-    0,
-    index.count,
-  );
-  const confirmed: number[] = [];
-  forEachMatch(candidates, (p) => {
-    if (index.folded(p).includes(needle)) confirmed.push(p);
-    return true;
-  });
-  const posting = decodePosting(encodePosting(confirmed, index.count), confirmed.length, index.count);
-  cache.set(needle, posting);
-  return posting;
+  const grams: Posting[] = [];
+  for (const key of keys) {
+    const gram = index.gram(key);
+    if (!gram) return { kind: "none" };
+    grams.push(gram);
+  }
+  if (exact) return { kind: "exact", posting: grams[0] as Posting };
+  const cached = cacheOf(index).get(needle);
+  return cached ? { kind: "exact", posting: cached } : { kind: "candidates", grams, needle };
+}
+
+/** Keeps a text query's confirmed positions (taken from its matches over every review). */
+export function rememberText(index: SearchIndex, needle: string, positions: ArrayLike<number>): void {
+  cacheOf(index).set(needle, decodePosting(encodePosting(positions, index.count), positions.length, index.count));
 }

@@ -21,7 +21,7 @@ export function checkMessage(body: unknown): Message | string {
 
 /**
  * Writes a JSON-RPC body as Express's `res.status(status).json(body)` would (same bytes and headers),
- * with plain node:http, so the rate limiter's answer is the same in Express and in the fast path.
+ * with plain node:http (the rate limiter answers 429 through it).
  */
 export function writeJsonRpc(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
