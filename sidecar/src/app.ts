@@ -12,7 +12,6 @@ import { lazyRoutes } from "./http/lazy-routes.ts";
 import { limitBodySize } from "./http/limits.ts";
 import { requestId } from "./http/request-id.ts";
 import { type HubRouteOptions, hubRoutes } from "./hub/routes.ts";
-import type { DirectEndpointSlot } from "./mcp/direct-endpoint.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
 import { createMetrics, type Metrics } from "./metrics/metrics.ts";
 import { countRequests, metricsRoutes } from "./metrics/routes.ts";
@@ -28,8 +27,8 @@ export interface AppDeps {
   logger: Logger;
   /** Signs and checks MCP session ids; share its secret between replicas. Default: a random secret. */
   sessions?: SessionTokens;
-  /** Filled by the MCP routes for the tools/call fast path in front of the app (see server.ts). */
-  mcpDirect?: DirectEndpointSlot;
+  /** Aborted when the process stops: long-lived MCP streams (subscriptions/listen) are then closed. */
+  stopping?: AbortSignal;
   /** The WebSub hub and its limits; without it /api/websub/hub is not served. */
   hub?: Omit<HubRouteOptions, "bundles">;
   /** Shared with the fast path in front of the app; default: a registry of the app's own. */
@@ -78,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
       tokens,
       urls,
       rateLimitPerMinute: deps.config.MCP_RATE_LIMIT_PER_MINUTE ?? 600,
-      ...(deps.mcpDirect ? { direct: deps.mcpDirect } : {}),
+      ...(deps.stopping ? { stopping: deps.stopping } : {}),
     }),
   );
   app.use(mcp.handler);

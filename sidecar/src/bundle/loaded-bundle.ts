@@ -42,8 +42,6 @@ export interface LoadedBundle {
   searchCache: BuildCache<JsonBody>;
   /** searchReviews over this build, memoized by arguments (for the MCP tool). */
   search(args: unknown): SearchResponse;
-  /** Serialized MCP tool results by tool and arguments. */
-  toolResults: BuildCache<Buffer>;
 }
 
 /** The text of a published document of the build, by URL path; undefined if the build has none. */
@@ -73,6 +71,5 @@ export function loadIndexedBundle(distDir: string, options: { pages?: boolean } 
     sinceCache: buildCache(1000, (value) => value.body.length),
     searchCache: buildCache(1000, (value) => value.body.length),
     search: (args) => searches.memo(JSON.stringify(args ?? {}), { context: () => searchReviews(index, args) }),
-    toolResults: buildCache(1000, (value) => value.length),
   };
 }
