@@ -21,7 +21,7 @@ import { serveBundle } from "./static/serve-bundle.ts";
 
 export interface AppDeps {
   config: Pick<Config, "SITE_URL" | "SERVE_STATIC"> &
-    Partial<Pick<Config, "MCP_RATE_LIMIT_PER_MINUTE" | "METRICS_TOKEN">>;
+    Partial<Pick<Config, "MCP_RATE_LIMIT_PER_MINUTE" | "MCP_MAX_SUBSCRIPTIONS" | "METRICS_TOKEN">>;
   /** The current build; the store swaps in a new one without a restart. */
   store: BundleStore;
   logger: Logger;
@@ -77,6 +77,7 @@ export function createApp(deps: AppDeps): Express {
       tokens,
       urls,
       rateLimitPerMinute: deps.config.MCP_RATE_LIMIT_PER_MINUTE ?? 600,
+      maxSubscriptions: deps.config.MCP_MAX_SUBSCRIPTIONS ?? 256,
       ...(deps.stopping ? { stopping: deps.stopping } : {}),
     }),
   );

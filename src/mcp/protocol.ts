@@ -11,6 +11,14 @@ export const MCP_SESSION_REVISIONS = ["2025-11-25", "2025-06-18"] as const;
 
 export const MCP_REVISIONS = [MCP_CURRENT_REVISION, ...MCP_SESSION_REVISIONS] as const;
 
+/** How a client speaks each served revision, in one line (server card, /llms.txt, API page). */
+export const MCP_REVISION_NOTES: Record<(typeof MCP_REVISIONS)[number], string> = {
+  "2026-07-28":
+    "stateless: no initialize and no session; each POST carries _meta protocolVersion, clientInfo and clientCapabilities and the MCP-Protocol-Version, Mcp-Method (and Mcp-Name) headers; server/discover; subscriptions/listen for document updates",
+  "2025-11-25": "initialize, then the Mcp-Session-Id it returns on every request (signed: any replica accepts it)",
+  "2025-06-18": "initialize, then the Mcp-Session-Id it returns on every request (signed: any replica accepts it)",
+};
+
 /**
  * How long a client or intermediary may reuse a list or a read (`ttlMs`, `cacheScope: "public"`):
  * answers change only with a new build, which subscribers of `subscriptions/listen` hear of at once.

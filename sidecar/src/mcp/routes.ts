@@ -25,7 +25,7 @@ export interface McpRouteOptions {
   rateLimitPerMinute: number;
   maxBodyBytes?: number;
   /** Open `subscriptions/listen` streams at most (further ones are refused in-band). */
-  maxSubscriptions?: number;
+  maxSubscriptions: number;
   /** Where opened and terminated sessions are counted. */
   metrics?: Metrics;
   /** Aborted when the process stops: the listen streams are then closed. */
@@ -60,13 +60,16 @@ function changedDocuments(before: LoadedBundle, after: LoadedBundle, urls: SiteU
 export function mcpRoutes(options: McpRouteOptions): Router {
   const { store, urls } = options;
   const router = Router();
-  const factory = () => buildMcpServer(mcpContext(store.current, urls));
-  const modern = createMcpHandler(factory, {
+  const modern = createMcpHandler(() => buildMcpServer(mcpContext(store.current, urls), "modern"), {
     legacy: "reject",
-    maxSubscriptions: options.maxSubscriptions ?? 256,
+    maxSubscriptions: options.maxSubscriptions,
   });
   const modernNode = toNodeHandler(modern);
-  const legacy: LegacyMcp = legacyMcp({ factory, tokens: options.tokens, metrics: options.metrics });
+  const legacy: LegacyMcp = legacyMcp({
+    factory: () => buildMcpServer(mcpContext(store.current, urls), "legacy"),
+    tokens: options.tokens,
+    metrics: options.metrics,
+  });
 
   let served = store.current;
   store.onSwap((next) => {

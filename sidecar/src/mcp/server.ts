@@ -43,13 +43,14 @@ function runTool(context: McpContext, tool: ToolDefinition, args: unknown): Call
  * A fresh MCP server over one loaded build, for one request of either era. Tools are registered in
  * catalog order, which is the order tools/list gives.
  */
-export function buildMcpServer(context: McpContext): McpServer {
+export function buildMcpServer(context: McpContext, era: "modern" | "legacy"): McpServer {
   const server = new McpServer(SERVER_INFO, {
     // The lists never change while the process runs (a new build changes documents, not lists), so
-    // no list_changed is promised; documents can be watched (subscriptions/listen).
+    // no list_changed is promised. Documents can be watched on a 2026-07-28 subscriptions/listen
+    // stream; 2025 sessions have no stream to carry an update, so no subscribe is offered there.
     capabilities: {
       tools: { listChanged: false },
-      resources: { listChanged: false, subscribe: true },
+      resources: { listChanged: false, ...(era === "modern" ? { subscribe: true } : {}) },
       prompts: { listChanged: false },
       logging: {},
     },
