@@ -119,7 +119,9 @@ describe("subscriptions/listen on published documents", () => {
 
   it(`refuses a stream past MCP_MAX_SUBSCRIPTIONS (${MAX_SUBSCRIPTIONS}) open ones, and takes one again once a stream closes`, async () => {
     const others = await Promise.all(
-      Array.from({ length: MAX_SUBSCRIPTIONS - 1 }, async () => (await client()).listen({ resourceSubscriptions: [REVIEWS] })),
+      Array.from({ length: MAX_SUBSCRIPTIONS - 1 }, async () =>
+        (await client()).listen({ resourceSubscriptions: [REVIEWS] }),
+      ),
     );
     const extra = await client();
     await expect(extra.listen({ resourceSubscriptions: [REVIEWS] })).rejects.toThrow(/Subscription limit reached/);

@@ -9,9 +9,9 @@ import { TOOL_LIST } from "../src/mcp/listing.ts";
 import { MCP_CACHE_TTL_MS, MCP_CURRENT_REVISION } from "../src/mcp/protocol.ts";
 import type { Review } from "../src/schemas/review.ts";
 import {
-  client as legacyClient,
   DOCUMENTS,
   document,
+  client as legacyClient,
   reviews,
   server,
   setupInProcessMcp,
@@ -108,7 +108,10 @@ describe("a 2026-07-28 client pinned to the revision", () => {
       "answer_customer_question",
     ]);
     const summary = await client.getPrompt({ name: "summarize_reviews", arguments: { service: "drain-cleaning" } });
-    const legacy = await legacyClient.getPrompt({ name: "summarize_reviews", arguments: { service: "drain-cleaning" } });
+    const legacy = await legacyClient.getPrompt({
+      name: "summarize_reviews",
+      arguments: { service: "drain-cleaning" },
+    });
     expect(summary.messages).toEqual(legacy.messages);
     const answer = await client.getPrompt({
       name: "answer_customer_question",

@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import { enableCompileCache } from "node:module";
 import type { Logger } from "pino";
-import type { Config } from "../../src/schemas/config.ts";
 import { MCP_REVISIONS } from "../../src/mcp/protocol.ts";
+import type { Config } from "../../src/schemas/config.ts";
 import type { BundleStore as Store } from "./bundle/bundle-store.ts";
 import type { createHub as CreateHub } from "./hub/create-hub.ts";
 

@@ -31,7 +31,10 @@ export function toolSchema<T extends z.ZodType>(schema: T): ToolSchema<z.output<
         const result = schema.safeParse(value);
         if (result.success) return { value: result.data };
         return {
-          issues: toIssues(result.error.issues).map((issue) => ({ message: issue.message, path: issue.path.split(".") })),
+          issues: toIssues(result.error.issues).map((issue) => ({
+            message: issue.message,
+            path: issue.path.split("."),
+          })),
         };
       },
       jsonSchema: {

@@ -8,8 +8,8 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { PROMPTS, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_REGISTRATIONS } from "../../../src/mcp/listing.ts";
-import { MCP_CACHE_TTL_MS, PUBLISHED_DOCUMENTS, REVIEW_TEMPLATE } from "../../../src/mcp/protocol.ts";
 import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp/prompts.ts";
+import { MCP_CACHE_TTL_MS, PUBLISHED_DOCUMENTS, REVIEW_TEMPLATE } from "../../../src/mcp/protocol.ts";
 import type { ToolContext, ToolDefinition } from "../../../src/mcp/tool-catalog.ts";
 import { IsoDateSchema } from "../../../src/schemas/common.ts";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
