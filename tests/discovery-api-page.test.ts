@@ -69,8 +69,9 @@ describe("the human API page", () => {
 
     const session = /^mcp-session-id: (\S+)\r?$/im.exec(await curl(initialize))?.[1] ?? "";
     expect(session).not.toBe("");
-    const { resultType: _type, _meta, ...result } = (mcp?.body as { result: Record<string, unknown> }).result;
+    const body = mcp?.body as { result: Record<string, unknown> };
+    const { resultType: _type, _meta, ...result } = body.result;
     const reply = JSON.parse(await curl(call.replace("SESSION_ID_FROM_STEP_1", session)));
-    expect(reply).toEqual({ ...(mcp?.body as object), result });
+    expect(reply).toEqual({ ...body, result });
   });
 });
