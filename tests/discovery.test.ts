@@ -7,12 +7,7 @@ import { createApp } from "../sidecar/src/app.ts";
 import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
 import type { Bundle } from "../sidecar/src/bundle/load-bundle.ts";
 import { DISCOVERY_LINK } from "../src/discovery/links.ts";
-import {
-  MCP_CURRENT_REVISION,
-  MCP_REVISION_NOTES,
-  MCP_REVISIONS,
-  MCP_SESSION_REVISIONS,
-} from "../src/mcp/protocol.ts";
+import { MCP_CURRENT_REVISION, MCP_REVISION_NOTES, MCP_REVISIONS, MCP_SESSION_REVISIONS } from "../src/mcp/protocol.ts";
 import { TEST_SITE_URL as SITE } from "./support/global-setup.ts";
 import { listen } from "./support/http.ts";
 import { pinnedClient } from "./support/mcp-modern.ts";
