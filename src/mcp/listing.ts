@@ -22,8 +22,8 @@ export const TOOL_ANNOTATIONS = {
 /** The tools in catalog order with their schemas in the form MCP servers register, built once. */
 export const TOOL_REGISTRATIONS = TOOLS.map((tool) => ({
   tool,
-  input: toolSchema(tool.input),
-  output: toolSchema(tool.output),
+  input: toolSchema(tool.input, { parse: tool.parse }),
+  output: toolSchema(tool.output, { trusted: true }),
   annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
 }));
 

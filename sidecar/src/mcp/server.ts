@@ -6,13 +6,16 @@ import {
   ResourceNotFoundError,
   ResourceTemplate,
 } from "@modelcontextprotocol/server";
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { PROMPTS, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_REGISTRATIONS } from "../../../src/mcp/listing.ts";
 import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp/prompts.ts";
 import { MCP_CACHE_TTL_MS, PUBLISHED_DOCUMENTS, REVIEW_TEMPLATE } from "../../../src/mcp/protocol.ts";
 import type { ToolContext, ToolDefinition } from "../../../src/mcp/tool-catalog.ts";
+import type { Business } from "../../../src/schemas/business.ts";
 import { IsoDateSchema } from "../../../src/schemas/common.ts";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
+import type { ReviewIndex } from "../../../src/search/review-index.ts";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 
 export interface McpContext extends ToolContext {
@@ -27,8 +30,62 @@ export interface McpContext extends ToolContext {
  */
 const PUBLIC: CacheHint = { ttlMs: MCP_CACHE_TTL_MS, cacheScope: "public" };
 
+const ANSWER_ARGS = z.object({
+  question: z.string().min(1).max(500).describe(PROMPTS.answer_customer_question.arguments.question.description),
+});
+
+const startsWith = (values: string[]) => (value: string | undefined) =>
+  values.filter((v) => v.toLowerCase().startsWith((value ?? "").toLowerCase()));
+
+/** summarize_reviews' arguments, completing one build's technicians and services. */
+function summarizeArgs(business: Business) {
+  const { arguments: args } = PROMPTS.summarize_reviews;
+  return z.object({
+    // describe() goes inside completable(): it returns a new schema that would lose the completer.
+    technician: completable(
+      z.string().describe(args.technician.description),
+      startsWith(business.technicians.map((t) => t.name)),
+    ).optional(),
+    service: completable(
+      z.string().describe(args.service.description),
+      startsWith(business.services.map((s) => s.id)),
+    ).optional(),
+    since: IsoDateSchema.optional().describe(args.since.description),
+  });
+}
+
+// Building zod schemas is a third of building a server, which happens per request: they are built
+// once per build (the business object is the build's).
+const summarizeByBuild = new WeakMap<Business, ReturnType<typeof summarizeArgs>>();
+function promptSchemas(business: Business) {
+  let summarize = summarizeByBuild.get(business);
+  if (!summarize) {
+    summarize = summarizeArgs(business);
+    summarizeByBuild.set(business, summarize);
+  }
+  return { summarize };
+}
+
 /** A tool's result; invalid arguments the tool itself finds (a cursor, an unknown id) are `isError` results. */
 function runTool(context: McpContext, tool: ToolDefinition, args: unknown): CallToolResult {
+  let results = resultsByBuild.get(context.index);
+  if (!results) {
+    results = new LRUCache<string, CallToolResult, () => CallToolResult>({
+      max: 1000,
+      maxSize: 32 * 1024 * 1024,
+      sizeCalculation: (result) => (result.content[0]?.type === "text" ? result.content[0].text.length : 0) + 64,
+      memoMethod: (_key, _stale, { context: compute }) => compute(),
+    });
+    resultsByBuild.set(context.index, results);
+  }
+  return results.memo(`${tool.name}\u0000${JSON.stringify(args)}`, { context: () => computeTool(context, tool, args) });
+}
+
+// A build's tools are pure functions of their arguments: results are kept per build, as the HTTP
+// search keeps its answers (bench:mcp's tool-call target), and dropped with the build.
+const resultsByBuild = new WeakMap<ReviewIndex, LRUCache<string, CallToolResult, () => CallToolResult>>();
+
+function computeTool(context: McpContext, tool: ToolDefinition, args: unknown): CallToolResult {
   try {
     const structured = tool.run(context, args);
     return { structuredContent: structured, content: [{ type: "text", text: JSON.stringify(structured) }] };
@@ -101,40 +158,24 @@ export function buildMcpServer(context: McpContext, era: "modern" | "legacy"): M
     },
   );
 
-  const startsWith = (values: string[]) => (value: string | undefined) =>
-    values.filter((v) => v.toLowerCase().startsWith((value ?? "").toLowerCase()));
-  const summarize = PROMPTS.summarize_reviews;
+  const prompts = promptSchemas(context.business);
   server.registerPrompt(
     "summarize_reviews",
     {
-      title: summarize.title,
-      description: summarize.description,
-      argsSchema: z.object({
-        // describe() goes inside completable(): it returns a new schema that would lose the completer.
-        technician: completable(
-          z.string().describe(summarize.arguments.technician.description),
-          startsWith(context.business.technicians.map((t) => t.name)),
-        ).optional(),
-        service: completable(
-          z.string().describe(summarize.arguments.service.description),
-          startsWith(context.business.services.map((s) => s.id)),
-        ).optional(),
-        since: IsoDateSchema.optional().describe(summarize.arguments.since.description),
-      }),
+      title: PROMPTS.summarize_reviews.title,
+      description: PROMPTS.summarize_reviews.description,
+      argsSchema: prompts.summarize,
     },
     (args) => ({
       messages: [{ role: "user", content: { type: "text", text: summarizePrompt(context, args) } }],
     }),
   );
-  const answer = PROMPTS.answer_customer_question;
   server.registerPrompt(
     "answer_customer_question",
     {
-      title: answer.title,
-      description: answer.description,
-      argsSchema: z.object({
-        question: z.string().min(1).max(500).describe(answer.arguments.question.description),
-      }),
+      title: PROMPTS.answer_customer_question.title,
+      description: PROMPTS.answer_customer_question.description,
+      argsSchema: ANSWER_ARGS,
     },
     ({ question }) => ({
       messages: [{ role: "user", content: { type: "text", text: answerQuestionPrompt(context, question) } }],
