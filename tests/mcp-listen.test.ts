@@ -15,7 +15,7 @@ import { MANIFEST_FILE } from "../src/build/manifest.ts";
 import type { Review } from "../src/schemas/review.ts";
 import { TEST_SITE_URL as SITE } from "./support/global-setup.ts";
 import { listen } from "./support/http.ts";
-import { pinnedClient } from "./support/mcp-modern.ts";
+import { pinnedClient, postModern } from "./support/mcp-modern.ts";
 import { ROOT, runBuild } from "./support/run-build.ts";
 
 const NEW_REVIEW: Review = {
@@ -132,8 +132,11 @@ describe("subscriptions/listen on published documents", () => {
     });
   });
 
-  it("closes the open streams when the process stops", async () => {
+  it("closes the open streams when the process stops, and answers later requests 503", async () => {
     stopping.abort();
     expect(await subscription.closed).not.toBe("local");
+    const late = await postModern(server.base, "tools/list");
+    expect(late.status).toBe(503);
+    expect(late.json?.error?.message).toMatch(/shutting down/);
   });
 });

@@ -108,6 +108,11 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       res.status(status).json(jsonRpcError(null, -32600, message));
     });
   const post: RequestHandler = async (req, res, next) => {
+    // Once the process stops the handler is closed (its streams too); a late request is told why.
+    if (options.stopping?.aborted) {
+      res.status(503).json(jsonRpcError(null, -32000, "Service unavailable: the server is shutting down"));
+      return;
+    }
     let body: unknown;
     try {
       body = JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "");
