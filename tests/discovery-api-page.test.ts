@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createApp } from "../sidecar/src/app.ts";
@@ -55,22 +57,21 @@ describe("the human API page", () => {
     }
   });
 
-  it("shows the tools/call answer the MCP endpoint gives for the example's arguments", async () => {
+  it("runs the MCP example's curl commands as printed: the current revision answers as shown, the 2025 session the same result", async () => {
     const mcp = examples.find((e) => e.operation === "POST /mcp");
-    const call = /-d '(\{"jsonrpc":"2\.0","id":2.*\})'$/m.exec(mcp?.curl ?? "")?.[1] ?? "";
-    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-    const init = await fetch(`${server.base}/mcp`, {
-      method: "POST",
-      headers,
-      body: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1.0"}}}',
-    });
-    const session = init.headers.get("mcp-session-id") ?? "";
-    await init.arrayBuffer();
-    const reply = await fetch(`${server.base}/mcp`, {
-      method: "POST",
-      headers: { ...headers, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-06-18" },
-      body: call,
-    });
-    expect(await reply.json()).toEqual(mcp?.body);
+    const commands = (mcp?.curl ?? "").split("\n").filter((line) => line.startsWith("curl "));
+    expect(commands).toHaveLength(3);
+    // Asynchronously: the server answering curl runs in this process.
+    const curl = async (command: string) =>
+      (await promisify(execFile)("sh", ["-c", command.replaceAll(`${SITE}/mcp`, `${server.base}/mcp`)])).stdout;
+    const [modern, initialize, call] = commands as [string, string, string];
+    expect(JSON.parse(await curl(modern))).toEqual(mcp?.body);
+
+    const session = /^mcp-session-id: (\S+)\r?$/im.exec(await curl(initialize))?.[1] ?? "";
+    expect(session).not.toBe("");
+    const body = mcp?.body as { result: Record<string, unknown> };
+    const { resultType: _type, _meta, ...result } = body.result;
+    const reply = JSON.parse(await curl(call.replace("SESSION_ID_FROM_STEP_1", session)));
+    expect(reply).toEqual({ ...body, result });
   });
 });

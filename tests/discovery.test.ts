@@ -1,16 +1,17 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createApp } from "../sidecar/src/app.ts";
 import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
 import type { Bundle } from "../sidecar/src/bundle/load-bundle.ts";
 import { DISCOVERY_LINK } from "../src/discovery/links.ts";
+import { MCP_CURRENT_REVISION, MCP_REVISION_NOTES, MCP_REVISIONS, MCP_SESSION_REVISIONS } from "../src/mcp/protocol.ts";
 import { TEST_SITE_URL as SITE } from "./support/global-setup.ts";
 import { listen } from "./support/http.ts";
+import { pinnedClient } from "./support/mcp-modern.ts";
+import { initializeRaw } from "./support/mcp-rpc.ts";
 
 const logger = pino({ level: "silent" });
 let bundle: Bundle;
@@ -143,26 +144,42 @@ describe("discovery documents served by the sidecar", () => {
 });
 
 describe("the MCP server card", () => {
-  it("lists exactly what an MCP client gets from the running server", async () => {
+  it("lists exactly what a 2026-07-28 client gets from the running server, and the 2025 revisions it serves", async () => {
     const card = await (await get("/.well-known/mcp/server-card.json")).json();
-    const client = new Client({ name: "discovery-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`)));
+    expect(card.protocolVersion).toBe(MCP_CURRENT_REVISION);
+    expect(card.protocolVersions).toEqual([...MCP_REVISIONS]);
+    expect(Object.keys(card.revisions)).toEqual([...MCP_REVISIONS]);
+    expect(card.transport).toEqual({ type: "streamable-http", endpoint: `${SITE}/mcp` });
+
+    const modern = await pinnedClient(server.base, "discovery-test");
     try {
-      expect(card.tools).toEqual((await client.listTools()).tools);
-      expect(card.prompts).toEqual((await client.listPrompts()).prompts);
-      expect(card.capabilities).toEqual(client.getServerCapabilities());
-      const info = client.getServerVersion();
+      expect(modern.getDiscoverResult()?.supportedVersions).toEqual([card.protocolVersion]);
+      expect(card.tools).toEqual((await modern.listTools()).tools);
+      expect(card.prompts).toEqual((await modern.listPrompts()).prompts);
+      expect(card.capabilities).toEqual(modern.getServerCapabilities());
+      const info = modern.getServerVersion();
       expect({ name: card.name, title: card.title, version: card.version }).toEqual({
         name: info?.name,
         title: info?.title,
         version: info?.version,
       });
-      expect(card.description).toBe(client.getInstructions());
-      expect(card.transport).toEqual({ type: "streamable-http", endpoint: `${SITE}/mcp` });
-      expect(card.protocolVersions).toContain("2025-06-18");
-      expect(card.protocolVersions).toContain(card.protocolVersion);
+      expect(card.description).toBe(modern.getInstructions());
     } finally {
-      await client.close();
+      await modern.close();
+    }
+
+    for (const revision of MCP_SESSION_REVISIONS) {
+      const init = await initializeRaw(server.base, revision);
+      expect(init.reply.json?.result.protocolVersion, revision).toBe(revision);
+      // The same capabilities, but no resource subscriptions: a 2025 session has no stream to carry them.
+      expect(init.reply.json?.result.capabilities).toEqual({ ...card.capabilities, resources: { listChanged: false } });
+    }
+  });
+
+  it("llms.txt names both revisions with how to speak each, from the same definitions", async () => {
+    const text = await (await get("/llms.txt")).text();
+    for (const revision of MCP_REVISIONS) {
+      expect(text).toContain(`- [MCP ${revision}](${SITE}/mcp): ${MCP_REVISION_NOTES[revision]}`);
     }
   });
 });

@@ -160,7 +160,7 @@ describe(`MCP conformance suite ${conformancePackage.version}`, () => {
     // No false pass: an unknown tool is a protocol error here, so tools-call-error cannot "pass" on it.
     const [toolsCallError] = checksOf(out, "tools-call-error");
     expect(toolsCallError?.status).toBe("FAILURE");
-    expect(toolsCallError?.errorMessage).toContain("MCP error -32602: Unknown tool: test_error_handling");
+    expect(toolsCallError?.errorMessage).toContain("MCP error -32602: Tool test_error_handling not found");
   });
 });
 
@@ -206,7 +206,7 @@ describe("beyond the 0.1.16 suite", () => {
     expect(json).toEqual({
       jsonrpc: "2.0",
       id: 2,
-      error: { code: -32602, message: "Unknown tool: test_simple_text" },
+      error: { code: -32602, message: "Tool test_simple_text not found" },
     });
   });
 

@@ -138,7 +138,7 @@ describe(`MCP Inspector CLI ${inspectorPackage.version}`, () => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(result.content[0]?.text).toBe(
-      "Invalid arguments for search_reviews: rating: must be a whole number from 1 to 5",
+      "Input validation error: Invalid arguments for tool search_reviews: rating: must be a whole number from 1 to 5",
     );
     expect(jsonLine(run.stderr)).toMatchObject({ error: { code: "tool_is_error" } });
   });

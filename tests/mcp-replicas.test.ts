@@ -1,11 +1,17 @@
 /**
- * MCP sessions across real sidecar processes: a session minted by one replica is served by another
- * with the same MCP_SESSION_SECRET, and by a restarted replica; a process without the secret refuses it.
+ * MCP across real sidecar processes: a 2025 session minted by one replica is served by another with
+ * the same MCP_SESSION_SECRET, and by a restarted replica; a process without the secret refuses it.
+ * Requests of the current revision (2026-07-28) need nothing shared at all: two replicas without a
+ * secret answer them interchangeably.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { MCP_CURRENT_REVISION } from "../src/mcp/protocol.ts";
+import { TOOL_NAMES } from "../src/mcp/tool-catalog.ts";
+import { postModern } from "./support/mcp-modern.ts";
 import { initializeRaw, postMcp, type RpcReply, sessionRequest } from "./support/mcp-rpc.ts";
 import { type SidecarProcess, startSidecar, stopAll } from "./support/mcp-sidecar.ts";
 
@@ -143,5 +149,78 @@ describe("MCP sessions across sidecar processes", () => {
     const deleted = await fetch(`${a.base}/mcp`, { method: "DELETE", headers: { "Mcp-Session-Id": session } });
     expect(deleted.status).toBe(200);
     expectSessionRefused(await getReview(b.base, session, 1, reviewId));
+  });
+});
+
+describe("MCP 2026-07-28 across sidecar processes that share nothing", () => {
+  it("answers the same self-describing request with the same result on either replica", async () => {
+    const [c, d] = await withoutInheritedSecret(() =>
+      Promise.all([startSidecar(replicaEnv(false), running), startSidecar(replicaEnv(false), running)]),
+    );
+    try {
+      const params = { name: "get_review", arguments: { id: reviewId } };
+      const [onC, onD] = await Promise.all([
+        postModern(c.base, "tools/call", params, {}, 1),
+        postModern(d.base, "tools/call", params, {}, 1),
+      ]);
+      expect(onC.status).toBe(200);
+      expect(onC.headers.get("mcp-session-id")).toBeNull();
+      expect(onD.json).toEqual(onC.json);
+    } finally {
+      await Promise.all([c.stop(), d.stop()]);
+    }
+  });
+
+  it("serves a pinned v2 client whose requests alternate between two replicas", async () => {
+    const [c, d] = await withoutInheritedSecret(() =>
+      Promise.all([startSidecar(replicaEnv(false), running), startSidecar(replicaEnv(false), running)]),
+    );
+    const served: string[] = [];
+    // A load balancer in miniature: every request goes to the other replica than the one before.
+    const alternate: typeof fetch = (input, init) => {
+      const base = served.length % 2 === 0 ? c.base : d.base;
+      served.push(base);
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      return fetch(`${base}${url.pathname}`, init);
+    };
+    const client = new Client(
+      { name: "replica-test", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: MCP_CURRENT_REVISION } } },
+    );
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${c.base}/mcp`), { fetch: alternate }));
+      expect(client.getProtocolEra()).toBe("modern");
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual([...TOOL_NAMES]);
+      for (const name of ["get_business", "get_review", "get_reviews_since"]) {
+        const args =
+          name === "get_review" ? { id: reviewId } : name === "get_reviews_since" ? { date: "2026-01-01" } : {};
+        const result = await client.callTool({ name, arguments: args });
+        expect(result.isError, name).toBeFalsy();
+      }
+      const [doc] = (await client.readResource({ uri: "https://reviews.test/reviews.json" })).contents;
+      expect(doc?.uri).toBe("https://reviews.test/reviews.json");
+      expect(new Set(served)).toEqual(new Set([c.base, d.base]));
+      expect(served.length).toBeGreaterThanOrEqual(6);
+    } finally {
+      await client.close();
+      await Promise.all([c.stop(), d.stop()]);
+    }
+  });
+
+  it("closes an open subscriptions/listen stream on SIGTERM and exits cleanly, well before the shutdown deadline", async () => {
+    const e = await startSidecar({ ...replicaEnv(false), SHUTDOWN_TIMEOUT_MS: "20000" }, running);
+    const client = new Client(
+      { name: "shutdown-test", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: MCP_CURRENT_REVISION } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${e.base}/mcp`)));
+    const subscription = await client.listen({ resourceSubscriptions: ["https://reviews.test/reviews.json"] });
+    const started = Date.now();
+    const code = await e.stop(25_000);
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await subscription.closed).not.toBe("local");
+    await client.close();
   });
 });

@@ -55,13 +55,16 @@ describe("resources through the SDK client", () => {
     }
   });
 
-  it("answers a review id that does not exist with resource-not-found (-32002)", async () => {
+  // SDK v2 answers resource-not-found with -32602 and the URI in error.data in every revision (the
+  // 2026-07-28 code; 2025 clients are told to accept it beside the older -32002).
+  it("answers a review id that does not exist with resource-not-found (-32602 naming the URI)", async () => {
     const error = await client.readResource({ uri: "reviews://review/1999-01-01-nobody" }).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32002);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).data).toEqual({ uri: "reviews://review/1999-01-01-nobody" });
   });
 });
 

@@ -8,15 +8,24 @@ import {
   sessionCycles,
   WARMUP_SECONDS,
 } from "./mcp-load.ts";
-import { callBody, checkSameResults, INITIALIZE_BODY, MCP_HEADERS, openSession } from "./mcp-protocol.ts";
+import {
+  callBody,
+  checkSameResults,
+  INITIALIZE_BODY,
+  MCP_HEADERS,
+  MODERN_HEADERS,
+  modernCallBody,
+  openSession,
+} from "./mcp-protocol.ts";
 import { f, type McpMeasurements, row } from "./mcp-report.ts";
 import { cpuSeconds, loadAverage, procStatus, SIZE, type Sidecar } from "./mcp-sidecar.ts";
 import { filterMix, queryString } from "./shared-filters.ts";
 
 /**
- * bench:mcp's four measured runs against one running sidecar, each row printed as soon as it is
- * measured: (1) the HTTP search, (2) the same searches as tool calls on one session, (3) whole
- * session cycles, (4) abandoned sessions, with the memory readings around them.
+ * bench:mcp's measured runs against one running sidecar, each row printed as soon as it is
+ * measured: (1) the HTTP search, (2) the same searches as 2026-07-28 tool calls (no session) and
+ * (2b) as 2025 tool calls on one session, (3) whole 2025 session cycles, (4) abandoned sessions, with
+ * the memory readings around them.
  */
 export async function runPhases(sidecar: Sidecar): Promise<McpMeasurements & { failures: number }> {
   const base = sidecar.url;
@@ -42,6 +51,12 @@ export async function runPhases(sidecar: Sidecar): Promise<McpMeasurements & { f
   const toolRequests = mix.map((args, i) => ({
     method: "POST",
     path: "/mcp",
+    headers: MODERN_HEADERS,
+    body: modernCallBody(args, i),
+  }));
+  const sessionToolRequests = mix.map((args, i) => ({
+    method: "POST",
+    path: "/mcp",
     headers: mcpHeaders,
     body: callBody(args, i),
   }));
@@ -54,6 +69,7 @@ export async function runPhases(sidecar: Sidecar): Promise<McpMeasurements & { f
   // Warm-up: both paths, so neither run pays for JIT compilation of the shared search code.
   await cannon({ url: base, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: httpRequests });
   await cannon({ url: base, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: toolRequests });
+  await cannon({ url: base, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: sessionToolRequests });
 
   const http = await withCpu(() =>
     cannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests: httpRequests }),
@@ -62,7 +78,11 @@ export async function runPhases(sidecar: Sidecar): Promise<McpMeasurements & { f
   const tool = await withCpu(() =>
     cannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests: toolRequests }),
   );
-  console.log(row("(2) tools/call search_reviews, one session", tool, "req/s"));
+  console.log(row("(2) tools/call search_reviews, 2026-07-28", tool, "req/s"));
+  const sessionTool = await withCpu(() =>
+    cannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests: sessionToolRequests }),
+  );
+  console.log(row("(2b) the same, 2025-11-25 in one session", sessionTool, "req/s"));
   const cycles = await withCpu(() => sessionCycles(base, mix, SECONDS));
   console.log(row("(3) initialize + tools/call + DELETE", cycles, "cycles/s"));
   console.log(`    the client's own CPU: ${f(cycles.clientCpuMs, 2, 5)} ms per cycle`);
@@ -87,6 +107,18 @@ export async function runPhases(sidecar: Sidecar): Promise<McpMeasurements & { f
   const rssAfterAgain = procStatus(sidecar.pid, "VmRSS");
   console.log(row(`    another ${ABANDONED_SESSIONS}`, again, "req/s"));
 
-  const failures = http.errors + tool.errors + cycles.errors + abandoned.errors + again.errors;
-  return { http, tool, cycles, rssAtStart, rssBefore, rssAfter, rssAfterAgain, heapBefore, heapAfter, failures };
+  const failures = http.errors + tool.errors + sessionTool.errors + cycles.errors + abandoned.errors + again.errors;
+  return {
+    http,
+    tool,
+    sessionTool,
+    cycles,
+    rssAtStart,
+    rssBefore,
+    rssAfter,
+    rssAfterAgain,
+    heapBefore,
+    heapAfter,
+    failures,
+  };
 }

@@ -1,9 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
+import { MCP_CURRENT_REVISION } from "../../src/mcp/protocol.ts";
 import { queryString } from "./shared-filters.ts";
 
 /**
- * The MCP messages bench:mcp sends (initialize, tools/call search_reviews) and the checks that the
- * endpoint answers them, and answers them exactly as the HTTP search does, before anything is timed.
+ * The MCP messages bench:mcp sends (2026-07-28 tools/call; 2025 initialize and tools/call in a
+ * session) and the checks that the endpoint answers them exactly as the HTTP search does, before
+ * anything is timed.
  */
 
 const PROTOCOL_VERSION = "2025-11-25";
@@ -22,6 +24,28 @@ export const INITIALIZE_BODY = JSON.stringify({
 export const callBody = (args: Record<string, string | number>, id = 1) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_reviews", arguments: args } });
 
+/** Headers of a 2026-07-28 tools/call of search_reviews: no session, the method and name repeated. */
+export const MODERN_HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+  "MCP-Protocol-Version": MCP_CURRENT_REVISION,
+  "Mcp-Method": "tools/call",
+  "Mcp-Name": "search_reviews",
+};
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": MCP_CURRENT_REVISION,
+  "io.modelcontextprotocol/clientInfo": { name: "bench-mcp", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+/** A self-describing 2026-07-28 tools/call of search_reviews. */
+export const modernCallBody = (args: Record<string, string | number>, id = 1) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "search_reviews", arguments: args, _meta: MODERN_META },
+  });
+
 /** Initializes a session and completes the handshake; resolves with its Mcp-Session-Id. */
 export async function openSession(base: string): Promise<string> {
   const response = await fetch(`${base}/mcp`, { method: "POST", headers: MCP_HEADERS, body: INITIALIZE_BODY });
@@ -38,18 +62,20 @@ export async function openSession(base: string): Promise<string> {
   return session;
 }
 
-/** Checks once per filter that the tool and the HTTP search give the very same page. */
+/** Checks once per filter that the tool, in either revision, and the HTTP search give the very same page. */
 export async function checkSameResults(base: string, session: string, mix: Record<string, string | number>[]) {
   for (const args of mix) {
     const http = await (await fetch(`${base}/api/reviews/search?${queryString(args)}`)).json();
-    const response = await fetch(`${base}/mcp`, {
-      method: "POST",
-      headers: { ...MCP_HEADERS, "Mcp-Session-Id": session },
-      body: callBody(args),
-    });
-    const rpc = (await response.json()) as { result?: { structuredContent?: unknown; isError?: boolean } };
-    if (rpc.result?.isError || !isDeepStrictEqual(rpc.result?.structuredContent, http)) {
-      throw new Error(`search_reviews ${JSON.stringify(args)} differs from the HTTP search`);
+    const calls = [
+      { revision: PROTOCOL_VERSION, headers: { ...MCP_HEADERS, "Mcp-Session-Id": session }, body: callBody(args) },
+      { revision: MCP_CURRENT_REVISION, headers: MODERN_HEADERS, body: modernCallBody(args) },
+    ];
+    for (const { revision, headers, body } of calls) {
+      const response = await fetch(`${base}/mcp`, { method: "POST", headers, body });
+      const rpc = (await response.json()) as { result?: { structuredContent?: unknown; isError?: boolean } };
+      if (rpc.result?.isError || !isDeepStrictEqual(rpc.result?.structuredContent, http)) {
+        throw new Error(`search_reviews ${JSON.stringify(args)} (${revision}) differs from the HTTP search`);
+      }
     }
   }
 }

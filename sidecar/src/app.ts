@@ -18,12 +18,14 @@ import { serveBundle } from "./static/serve-bundle.ts";
 
 export interface AppDeps {
   config: Pick<Config, "SITE_URL" | "SERVE_STATIC"> &
-    Partial<Pick<Config, "MCP_RATE_LIMIT_PER_MINUTE" | "METRICS_TOKEN">>;
+    Partial<Pick<Config, "MCP_RATE_LIMIT_PER_MINUTE" | "MCP_MAX_SUBSCRIPTIONS" | "METRICS_TOKEN">>;
   /** The current build; the store swaps in a new one without a restart. */
   store: BundleStore;
   logger: Logger;
   /** Signs and checks MCP session ids; share its secret between replicas. Default: a random secret. */
   sessions?: SessionTokens;
+  /** Aborted when the process stops: long-lived MCP streams (subscriptions/listen) are then closed. */
+  stopping?: AbortSignal;
   /** The WebSub hub and its limits; without it /api/websub/hub is not served. */
   hub?: Omit<HubRouteOptions, "bundles">;
   /** Shared with the hub and the MCP session counters; default: a registry of the app's own. */
@@ -59,6 +61,8 @@ export function createApp(deps: AppDeps): Express {
       tokens,
       urls,
       rateLimitPerMinute: deps.config.MCP_RATE_LIMIT_PER_MINUTE ?? 600,
+      maxSubscriptions: deps.config.MCP_MAX_SUBSCRIPTIONS ?? 256,
+      ...(deps.stopping ? { stopping: deps.stopping } : {}),
     }),
   );
   app.use(mcp.handler);

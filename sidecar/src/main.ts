@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import { enableCompileCache } from "node:module";
 import type { Logger } from "pino";
+import { MCP_REVISIONS } from "../../src/mcp/protocol.ts";
 import type { Config } from "../../src/schemas/config.ts";
 import type { BundleStore as Store } from "./bundle/bundle-store.ts";
 import type { createHub as CreateHub } from "./hub/create-hub.ts";
@@ -47,7 +48,7 @@ function describe(config: Config, store: Store, port: number): string {
     lines.push("  static documents are not served here (SERVE_STATIC=false): deploy dist/ to a CDN");
   }
   lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.count} reviews`);
-  lines.push("  /mcp              MCP server (streamable HTTP)");
+  lines.push(`  /mcp              MCP server (streamable HTTP; revisions ${MCP_REVISIONS.join(", ")})`);
   lines.push("  /api/websub/hub   WebSub hub for /feed.xml, /api/feed.json, /reviews.json");
   lines.push("  /healthz, /readyz liveness, readiness");
   lines.push(`  /metrics          Prometheus metrics (${config.METRICS_TOKEN ? "bearer token" : "open"})`);
@@ -63,10 +64,18 @@ const within = (work: Promise<unknown>, deadline: number) =>
  * load balancer can notice), then no new connections; in-flight requests and hub deliveries finish
  * within SHUTDOWN_TIMEOUT_MS, the database closes (checkpointing its WAL) and the process exits.
  */
-async function shutdown(config: Config, server: Server, websub: ReturnType<typeof CreateHub>, logger: Logger) {
+async function shutdown(
+  config: Config,
+  server: Server,
+  websub: ReturnType<typeof CreateHub>,
+  logger: Logger,
+  streams: AbortController,
+) {
   await delay(config.SHUTDOWN_DELAY_MS);
   const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
   const closed = new Promise((resolve) => server.close(resolve));
+  // Long-lived MCP subscription streams would otherwise hold their connections until the deadline.
+  streams.abort();
   // Keep-alive connections become idle once their request is answered: close them as they do.
   server.closeIdleConnections();
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
@@ -118,7 +127,17 @@ function start(): void {
     if (stopping) return "shutting down";
     return websub.isOpen() ? undefined : "the hub's database is closed";
   };
-  const { server } = createSidecarServer({ config, store, logger, sessions, hub: websub.routes, metrics, readiness });
+  const streams = new AbortController();
+  const { server } = createSidecarServer({
+    config,
+    store,
+    logger,
+    sessions,
+    hub: websub.routes,
+    metrics,
+    readiness,
+    stopping: streams.signal,
+  });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     console.log(describe(config, store, typeof address === "object" && address ? address.port : config.PORT));
@@ -138,7 +157,7 @@ function start(): void {
     stopping = true;
     store.stop();
     logger.info("shutting down");
-    void shutdown(config, server, websub, logger);
+    void shutdown(config, server, websub, logger, streams);
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

@@ -1,4 +1,4 @@
-import { toolJsonSchema } from "./json-schema.ts";
+import { toolSchema } from "./standard-schema.ts";
 import { TOOLS } from "./tool-catalog.ts";
 
 /*
@@ -19,14 +19,22 @@ export const TOOL_ANNOTATIONS = {
   destructiveHint: false,
 } as const;
 
-/** The tools/list entries, computed once: tools are the same for every request. */
-export const TOOL_LIST = TOOLS.map((tool) => ({
+/** The tools in catalog order with their schemas in the form MCP servers register, built once. */
+export const TOOL_REGISTRATIONS = TOOLS.map((tool) => ({
+  tool,
+  input: toolSchema(tool.input, { parse: tool.parse }),
+  output: toolSchema(tool.output, { trusted: true }),
+  annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
+}));
+
+/** The tools/list entries, in the order tools/list gives them. */
+export const TOOL_LIST = TOOL_REGISTRATIONS.map(({ tool, input, output, annotations }) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
-  inputSchema: toolJsonSchema(tool.input, "input"),
-  outputSchema: toolJsonSchema(tool.output, "output"),
-  annotations: { title: tool.title, ...TOOL_ANNOTATIONS },
+  inputSchema: input["~standard"].jsonSchema.input(),
+  outputSchema: output["~standard"].jsonSchema.output(),
+  annotations,
 }));
 
 export interface PromptArgumentInfo {

@@ -18,7 +18,7 @@ import { InvalidRequestError } from "../search/errors.ts";
 import { resolveService, resolveTechnician } from "../search/facet-values.ts";
 import { reviewsSince } from "../search/reviews-since.ts";
 import type { SearchIndex } from "../search/search-index.ts";
-import { searchReviews, toIssues } from "../search/search-reviews.ts";
+import { parseSearchParams, searchReviews, toIssues } from "../search/search-reviews.ts";
 
 /** What the tools read: one loaded build (the same search index the HTTP read API answers from). */
 export interface ToolContext {
@@ -34,6 +34,8 @@ export interface ToolDefinition {
   title: string;
   description: string;
   input: z.ZodType;
+  /** The tool's whole argument check, when it is more than `input` (rules across arguments). */
+  parse?: (args: unknown) => unknown;
   output: z.ZodType;
   run(context: ToolContext, args: unknown): Record<string, unknown>;
 }
@@ -117,6 +119,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Search reviews",
     description: `Search the verified reviews. All filters combine with AND: exact rating, minimum rating, date range (since/until, inclusive), a case- and accent-insensitive text query over title and text, a technician (id, display name or first name) and a service id. Results are sorted newest first unless sort says otherwise; page with limit (1-100, default 20) and the returned next_cursor. Returns total matches, the page of full reviews, and next_cursor (null on the last page). Same semantics as GET /api/reviews/search. ${UNITS}`,
     input: SearchParamsSchema,
+    parse: parseSearchParams,
     output: SearchResponseSchema,
     run: (context, args) => searchReviews(context.index, args),
   },

@@ -103,6 +103,9 @@ export const ConfigSchema = z
       .int({ error: "must be a whole number of requests, at least 1" })
       .min(1, { error: "must be a whole number of requests, at least 1" })
       .default(600),
+    MCP_MAX_SUBSCRIPTIONS: count
+      .default(256)
+      .meta({ description: "Open MCP subscriptions/listen streams at most; further ones are refused." }),
     METRICS_TOKEN: z
       .string()
       .min(16, { error: "must be at least 16 characters (e.g. openssl rand -base64 24)" })

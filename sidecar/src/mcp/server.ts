@@ -1,26 +1,22 @@
-import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  CallToolRequestSchema,
+  type CacheHint,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+  completable,
+  McpServer,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from "@modelcontextprotocol/server";
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
-import { PROMPTS, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_LIST } from "../../../src/mcp/listing.ts";
+import { PROMPTS, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_REGISTRATIONS } from "../../../src/mcp/listing.ts";
 import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp/prompts.ts";
-import { TOOLS, type ToolContext } from "../../../src/mcp/tool-catalog.ts";
+import { MCP_CACHE_TTL_MS, PUBLISHED_DOCUMENTS, REVIEW_TEMPLATE } from "../../../src/mcp/protocol.ts";
+import type { ToolContext, ToolDefinition } from "../../../src/mcp/tool-catalog.ts";
+import type { Business } from "../../../src/schemas/business.ts";
 import { IsoDateSchema } from "../../../src/schemas/common.ts";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
+import type { SearchIndex } from "../../../src/search/search-index.ts";
 import type { SiteUrls } from "../../../src/site/urls.ts";
-
-// The SDK builds an Ajv validator per server unless given one; a server per request made that about
-// a fifth of each request's CPU. It validates elicitation answers only, which this server never asks.
-const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
-
-// Name, tools and prompts come from one listing, which the server card publishes too.
-export { SERVER_INFO };
 
 export interface McpContext extends ToolContext {
   urls: SiteUrls;
@@ -28,49 +24,116 @@ export interface McpContext extends ToolContext {
   readDocument(path: string): string | undefined;
 }
 
-const DOCUMENTS = [
-  { name: "reviews", path: "/reviews.json", mimeType: "application/json", title: "All reviews (reviews.json)" },
-  { name: "insights", path: "/insights.json", mimeType: "application/json", title: "Insights (insights.json)" },
-  { name: "json-feed", path: "/api/feed.json", mimeType: "application/feed+json", title: "JSON Feed of the 50 newest" },
-  { name: "atom-feed", path: "/feed.xml", mimeType: "application/atom+xml", title: "Atom feed of the 50 newest" },
-];
+/*
+ * Everything the server lists or reads is the same for every caller and changes only with a new
+ * build (which subscribers hear of on subscriptions/listen): cacheable by anyone for a while.
+ */
+const PUBLIC: CacheHint = { ttlMs: MCP_CACHE_TTL_MS, cacheScope: "public" };
 
-// Errors carrying a JSON-RPC code become error responses; a plain Error keeps the message unprefixed.
-const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code });
-const resourceNotFound = (uri: string) => protocolError(-32002, `Resource not found: ${uri}`);
+const ANSWER_ARGS = z.object({
+  question: z.string().min(1).max(500).describe(PROMPTS.answer_customer_question.arguments.question.description),
+});
 
-/** tools/call: the one implementation, used by the SDK server and by the direct path in routes.ts. */
-export function callTool(context: McpContext, name: string, args: unknown): CallToolResult {
-  const tool = TOOLS.find((t) => t.name === name);
-  // Unknown tools are protocol errors (MCP 2025-11-25), not tool results; the HTTP layer checks too.
-  if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+const startsWith = (values: string[]) => (value: string | undefined) =>
+  values.filter((v) => v.toLowerCase().startsWith((value ?? "").toLowerCase()));
+
+/** summarize_reviews' arguments, completing one build's technicians and services. */
+function summarizeArgs(business: Business) {
+  const { arguments: args } = PROMPTS.summarize_reviews;
+  return z.object({
+    // describe() goes inside completable(): it returns a new schema that would lose the completer.
+    technician: completable(
+      z.string().describe(args.technician.description),
+      startsWith(business.technicians.map((t) => t.name)),
+    ).optional(),
+    service: completable(
+      z.string().describe(args.service.description),
+      startsWith(business.services.map((s) => s.id)),
+    ).optional(),
+    since: IsoDateSchema.optional().describe(args.since.description),
+  });
+}
+
+// Building zod schemas is a third of building a server, which happens per request: they are built
+// once per build (the business object is the build's).
+const summarizeByBuild = new WeakMap<Business, ReturnType<typeof summarizeArgs>>();
+function promptSchemas(business: Business) {
+  let summarize = summarizeByBuild.get(business);
+  if (!summarize) {
+    summarize = summarizeArgs(business);
+    summarizeByBuild.set(business, summarize);
+  }
+  return { summarize };
+}
+
+/** A tool's result; invalid arguments the tool itself finds (a cursor, an unknown id) are `isError` results. */
+function runTool(context: McpContext, tool: ToolDefinition, args: unknown): CallToolResult {
+  let results = resultsByBuild.get(context.index);
+  if (!results) {
+    results = new LRUCache<string, CallToolResult, () => CallToolResult>({
+      max: 1000,
+      maxSize: 32 * 1024 * 1024,
+      sizeCalculation: (result) => (result.content[0]?.type === "text" ? result.content[0].text.length : 0) + 64,
+      memoMethod: (_key, _stale, { context: compute }) => compute(),
+    });
+    resultsByBuild.set(context.index, results);
+  }
+  return results.memo(`${tool.name}\u0000${JSON.stringify(args)}`, { context: () => computeTool(context, tool, args) });
+}
+
+// A build's tools are pure functions of their arguments: results are kept per build, as the HTTP
+// search keeps its answers (bench:mcp's tool-call target), and dropped with the build.
+const resultsByBuild = new WeakMap<SearchIndex, LRUCache<string, CallToolResult, () => CallToolResult>>();
+
+function computeTool(context: McpContext, tool: ToolDefinition, args: unknown): CallToolResult {
   try {
     const structured = tool.run(context, args);
     return { structuredContent: structured, content: [{ type: "text", text: JSON.stringify(structured) }] };
   } catch (error) {
     if (!(error instanceof InvalidRequestError)) throw error;
-    const text = `Invalid arguments for ${name}: ${error.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`;
+    const text = `Invalid arguments for ${tool.name}: ${error.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`;
     return { isError: true, content: [{ type: "text", text }] };
   }
 }
 
-/** A fresh MCP server over one loaded build; each HTTP request gets its own. */
-export function buildMcpServer(context: McpContext): McpServer {
+/**
+ * A fresh MCP server over one loaded build, for one request of either era. Tools are registered in
+ * catalog order, which is the order tools/list gives.
+ */
+export function buildMcpServer(context: McpContext, era: "modern" | "legacy"): McpServer {
   const server = new McpServer(SERVER_INFO, {
-    jsonSchemaValidator: SHARED_VALIDATOR,
-    capabilities: { tools: { listChanged: false }, logging: {} },
+    // The lists never change while the process runs (a new build changes documents, not lists), so
+    // no list_changed is promised. Documents can be watched on a 2026-07-28 subscriptions/listen
+    // stream; 2025 sessions have no stream to carry an update, so no subscribe is offered there.
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false, ...(era === "modern" ? { subscribe: true } : {}) },
+      prompts: { listChanged: false },
+      logging: {},
+    },
     instructions: SERVER_INSTRUCTIONS,
+    cacheHints: {
+      "tools/list": PUBLIC,
+      "prompts/list": PUBLIC,
+      "resources/list": PUBLIC,
+      "resources/templates/list": PUBLIC,
+      "resources/read": PUBLIC,
+      "server/discover": PUBLIC,
+    },
   });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-  server.server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(context, request.params.name, request.params.arguments),
-  );
+  for (const { tool, input, output, annotations } of TOOL_REGISTRATIONS) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations },
+      (args) => runTool(context, tool, args),
+    );
+  }
 
-  for (const doc of DOCUMENTS) {
+  for (const doc of PUBLISHED_DOCUMENTS) {
     const uri = `${context.urls.base}${doc.path}`;
     server.registerResource(doc.name, uri, { title: doc.title, mimeType: doc.mimeType }, () => {
       const text = context.readDocument(doc.path);
-      if (text === undefined) throw resourceNotFound(uri);
+      if (text === undefined) throw new ResourceNotFoundError(uri);
       return { contents: [{ uri, mimeType: doc.mimeType, text }] };
     });
   }
@@ -78,16 +141,15 @@ export function buildMcpServer(context: McpContext): McpServer {
   const ids = () => Array.from({ length: context.index.count }, (_, position) => context.index.idAt(position));
   server.registerResource(
     "review",
-    new ResourceTemplate("reviews://review/{id}", {
+    new ResourceTemplate(REVIEW_TEMPLATE, {
       list: undefined,
       // The SDK caps the list at 100 and reports total and hasMore itself.
       complete: { id: (value) => ids().filter((id) => id.startsWith(value)) },
     }),
     { title: "One review", description: "One review as JSON, by id.", mimeType: "application/json" },
     (uri, variables) => {
-      const id = String(variables.id);
-      const position = context.index.positionOf(id);
-      if (position === undefined) throw resourceNotFound(uri.href);
+      const position = context.index.positionOf(String(variables.id));
+      if (position === undefined) throw new ResourceNotFoundError(uri.href);
       return {
         contents: [
           { uri: uri.href, mimeType: "application/json", text: context.index.json(position).toString("utf8") },
@@ -96,51 +158,28 @@ export function buildMcpServer(context: McpContext): McpServer {
     },
   );
 
-  const technicianNames = context.business.technicians.map((t) => t.name);
-  const serviceIds = context.business.services.map((s) => s.id);
-  const startsWith = (values: string[]) => (value: string | undefined) =>
-    values.filter((v) => v.toLowerCase().startsWith((value ?? "").toLowerCase()));
-  const summarize = PROMPTS.summarize_reviews;
+  const prompts = promptSchemas(context.business);
   server.registerPrompt(
     "summarize_reviews",
     {
-      title: summarize.title,
-      description: summarize.description,
-      argsSchema: {
-        // describe() goes inside completable(): it returns a new schema that would lose the completer.
-        technician: completable(
-          z.string().optional().describe(summarize.arguments.technician.description),
-          startsWith(technicianNames),
-        ),
-        service: completable(
-          z.string().optional().describe(summarize.arguments.service.description),
-          startsWith(serviceIds),
-        ),
-        since: IsoDateSchema.optional().describe(summarize.arguments.since.description),
-      },
+      title: PROMPTS.summarize_reviews.title,
+      description: PROMPTS.summarize_reviews.description,
+      argsSchema: prompts.summarize,
     },
     (args) => ({
       messages: [{ role: "user", content: { type: "text", text: summarizePrompt(context, args) } }],
     }),
   );
-  const answer = PROMPTS.answer_customer_question;
   server.registerPrompt(
     "answer_customer_question",
     {
-      title: answer.title,
-      description: answer.description,
-      argsSchema: { question: z.string().min(1).max(500).describe(answer.arguments.question.description) },
+      title: PROMPTS.answer_customer_question.title,
+      description: PROMPTS.answer_customer_question.description,
+      argsSchema: ANSWER_ARGS,
     },
     ({ question }) => ({
       messages: [{ role: "user", content: { type: "text", text: answerQuestionPrompt(context, question) } }],
     }),
   );
-  // Nothing here ever changes during a request, and no stream could carry a notification: say so
-  // (the SDK's register calls declare listChanged: true; a later declaration overrides them).
-  server.server.registerCapabilities({
-    tools: { listChanged: false },
-    resources: { listChanged: false },
-    prompts: { listChanged: false },
-  });
   return server;
 }

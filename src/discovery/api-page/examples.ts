@@ -2,6 +2,8 @@ import type { Dataset } from "../../data/dataset.ts";
 import { buildReviewsDocument } from "../../documents/reviews-document.ts";
 import { buildAtomFeed } from "../../feeds/atom/build.ts";
 import { buildJsonFeed } from "../../feeds/json-feed/build.ts";
+import { SERVER_INFO } from "../../mcp/listing.ts";
+import { MCP_CURRENT_REVISION, MCP_SESSION_REVISIONS } from "../../mcp/protocol.ts";
 import { buildOpenApiDocument } from "../../openapi/document.ts";
 import { reviewsSince } from "../../search/reviews-since.ts";
 import { buildSearchIndex } from "../../search/search-index.ts";
@@ -51,6 +53,20 @@ export function apiExamples(dataset: Dataset, urls: SiteUrls, insights: unknown)
     method: "tools/call",
     params: { name: "search_reviews", arguments: toolArgs },
   };
+  // The current revision: the same call, self-describing (no session); its headers repeat the body.
+  const modernCall = {
+    ...mcpCall,
+    params: {
+      ...mcpCall.params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": MCP_CURRENT_REVISION,
+        "io.modelcontextprotocol/clientInfo": { name: "curl", version: "1.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  };
+  const modernHeaders = `-H 'MCP-Protocol-Version: ${MCP_CURRENT_REVISION}' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: search_reviews'`;
+  const [legacy] = MCP_SESSION_REVISIONS.slice(-1);
   const mcpHeaders = `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`;
   return [
     get("/reviews.json", "application/json", buildReviewsDocument(dataset)),
@@ -70,15 +86,22 @@ export function apiExamples(dataset: Dataset, urls: SiteUrls, insights: unknown)
       operation: "POST /mcp",
       request: "/mcp",
       curl: [
-        `# 1. initialize: the Mcp-Session-Id response header opens a session`,
-        `curl -si ${q(urls.mcp)} ${mcpHeaders} -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1.0"}}}'`,
-        `# 2. call a tool in that session`,
-        `curl -s ${q(urls.mcp)} ${mcpHeaders} -H 'Mcp-Session-Id: SESSION_ID_FROM_STEP_1' -H 'MCP-Protocol-Version: 2025-06-18' -d ${q(JSON.stringify(mcpCall))}`,
+        `# ${MCP_CURRENT_REVISION}: one request, no session (the answer below)`,
+        `curl -s ${q(urls.mcp)} ${mcpHeaders} ${modernHeaders} -d ${q(JSON.stringify(modernCall))}`,
+        `# ${legacy}: 1. initialize; the Mcp-Session-Id response header opens a session`,
+        `curl -si ${q(urls.mcp)} ${mcpHeaders} -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"${legacy}","capabilities":{},"clientInfo":{"name":"curl","version":"1.0"}}}'`,
+        `# ${legacy}: 2. call a tool in that session (the same result, without resultType and _meta)`,
+        `curl -s ${q(urls.mcp)} ${mcpHeaders} -H 'Mcp-Session-Id: SESSION_ID_FROM_STEP_1' -H 'MCP-Protocol-Version: ${legacy}' -d ${q(JSON.stringify(mcpCall))}`,
       ].join("\n"),
       status: 200,
       contentType: "application/json",
       body: {
-        result: { structuredContent: structured, content: [{ type: "text", text: JSON.stringify(structured) }] },
+        result: {
+          content: [{ type: "text", text: JSON.stringify(structured) }],
+          structuredContent: structured,
+          resultType: "complete",
+          _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO },
+        },
         jsonrpc: "2.0",
         id: 2,
       },

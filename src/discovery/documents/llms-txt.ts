@@ -1,3 +1,4 @@
+import { MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp/protocol.ts";
 import type { Business } from "../../schemas/business.ts";
 import { SearchParamsSchema } from "../../schemas/search.ts";
 import type { SiteUrls } from "../../site/urls.ts";
@@ -73,6 +74,7 @@ export function buildLlmsTxt({ business, urls, tools }: LlmsTxtInput): string {
       urls.mcp,
       `streamable HTTP, read-only tools: ${tools.map((t) => `${t.name} (${t.title})`).join(", ")}`,
     ),
+    ...MCP_REVISIONS.map((revision) => link(`MCP ${revision}`, urls.mcp, MCP_REVISION_NOTES[revision])),
     link(
       "MCP server card",
       urls.serverCard,

@@ -1,11 +1,11 @@
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { promptList, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_LIST } from "../../mcp/listing.ts";
+import { MCP_CURRENT_REVISION, MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp/protocol.ts";
 import type { SiteUrls } from "../../site/urls.ts";
 
-/** What initialize announces once every tool, resource and prompt is registered (see sidecar/src/mcp/server.ts). */
+/** What initialize and server/discover announce (see sidecar/src/mcp/server.ts). */
 export const MCP_CAPABILITIES = {
   tools: { listChanged: false },
-  resources: { listChanged: false },
+  resources: { listChanged: false, subscribe: true },
   prompts: { listChanged: false },
   logging: {},
   completions: {},
@@ -14,8 +14,8 @@ export const MCP_CAPABILITIES = {
 /**
  * /.well-known/mcp/server-card.json: what a client learns from initialize, tools/list and
  * prompts/list, without a session. Server cards are still a draft (SEP-1649, then SEP-2127), so the
- * card carries no `$schema` and names its fields plainly; the protocol versions are the SDK's, which
- * is what the server negotiates.
+ * card carries no `$schema` and names its fields plainly. The revisions are those /mcp serves: the
+ * current one statelessly, the 2025 ones with sessions.
  */
 export function buildServerCard(urls: SiteUrls) {
   return {
@@ -26,8 +26,9 @@ export function buildServerCard(urls: SiteUrls) {
     serverInfo: SERVER_INFO,
     transport: { type: "streamable-http", endpoint: urls.mcp },
     remotes: [{ type: "streamable-http", url: urls.mcp }],
-    protocolVersion: LATEST_PROTOCOL_VERSION,
-    protocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+    protocolVersion: MCP_CURRENT_REVISION,
+    protocolVersions: [...MCP_REVISIONS],
+    revisions: MCP_REVISION_NOTES,
     authentication: { required: false },
     documentation: `${urls.apiDocs}#mcp`,
     capabilities: MCP_CAPABILITIES,
