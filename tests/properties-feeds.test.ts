@@ -86,7 +86,12 @@ function reviewsArb(options: { maxReviews: number; maxText: number; clean?: (s: 
   });
 }
 
-const datasetOf = (reviews: readonly Review[]): Dataset => ({ business, reviews, sourceSha256: "0".repeat(64) });
+const datasetOf = (reviews: readonly Review[]): Dataset => ({
+  business,
+  reviews,
+  removed: [],
+  sourceSha256: "0".repeat(64),
+});
 
 describe("buildJsonFeed on arbitrary reviews", () => {
   it("always passes validateJsonFeed and JsonFeedSchema, survives JSON, and escapes content_html", () => {

@@ -1,9 +1,11 @@
 import type { z } from "zod";
 import { type Business, BusinessSchema } from "../schemas/business.ts";
+import { type RemovedReview, RemovedReviewSchema } from "../schemas/removed-review.ts";
 import { type Review, ReviewSchema } from "../schemas/review.ts";
-import { checkBusiness, checkReview, reviewContext } from "./check-references.ts";
+import { checkBusiness, checkReview, rawReferences, reviewContext } from "./check-references.ts";
 import { compareNewestFirst, type Dataset } from "./dataset.ts";
 import { describeIssues } from "./format-issue.ts";
+import { sourceHint, technicianIdsToNames } from "./normalise-review.ts";
 import { type DataProblem, DataValidationError } from "./problems.ts";
 import { readDataFiles, type SourceFile } from "./read-files.ts";
 import { fieldsAt } from "./schema-keys.ts";
@@ -46,6 +48,20 @@ function sortByFile(problems: DataProblem[]): DataProblem[] {
     .map(({ problem }) => problem);
 }
 
+/** Checks the removed-review records; returns the ids they keep reserved. */
+function loadRemoved(files: readonly SourceFile[], problems: DataProblem[]): RemovedReview[] {
+  const removed: RemovedReview[] = [];
+  for (const file of files) {
+    const record = parseWith(RemovedReviewSchema, file, problems);
+    if (!record) continue;
+    if (record.id !== file.stem) {
+      problems.push({ file: file.display, field: "id", message: `must equal the file name "${file.stem}"` });
+    }
+    removed.push(record);
+  }
+  return removed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /**
  * Loads and validates the whole data folder. Every problem in every file is collected, so an
  * editor sees them all in one run; any problem throws a DataValidationError listing them.
@@ -60,17 +76,21 @@ export function loadDataset(dataDir: string, options: LoadOptions = {}): Dataset
     if (business) problems.push(...checkBusiness(business, read.business.display));
   }
 
+  const removed = loadRemoved(read.removed, problems);
+  const removedIds = new Set(removed.map((r) => r.id));
   const reviews: Review[] = [];
   const ids = new Map<string, string>();
   const today = options.today ?? (business ? todayIn(business.time_zone) : undefined);
   const context = business && today ? reviewContext(business, today) : undefined;
-  for (const file of read.reviews) {
-    const review = parseWith(ReviewSchema, file, problems);
+  for (const source of read.reviews) {
+    const file = business ? { ...source, json: technicianIdsToNames(source.json, business) } : source;
+    const fileProblems: DataProblem[] = [];
+    const review = parseWith(ReviewSchema, file, fileProblems);
     const fields = review ?? validFields(file.json);
     if (fields.id !== undefined) {
       const firstFile = ids.get(fields.id);
       if (firstFile) {
-        problems.push({
+        fileProblems.push({
           file: file.display,
           field: "id",
           message: `${JSON.stringify(fields.id)} is already used by ${firstFile}; ids are never reused`,
@@ -78,12 +98,25 @@ export function loadDataset(dataDir: string, options: LoadOptions = {}): Dataset
       } else {
         ids.set(fields.id, file.display);
       }
+      if (removedIds.has(fields.id)) {
+        fileProblems.push({
+          file: file.display,
+          field: "id",
+          message: `${JSON.stringify(fields.id)} belonged to a removed review (data/removed/${fields.id}.json); ids are never reused, choose another`,
+        });
+      }
     }
-    if (context) problems.push(...checkReview(fields, file.stem, file.display, context));
+    // A reference check that understood the value (an area given by name) replaces the schema's message.
+    const references = context ? checkReview(fields, file.stem, file.display, context, rawReferences(file.json)) : [];
+    const explained = new Set(references.map((p) => p.field).filter((f) => /^(service_area|services\[\d+\])$/.test(f)));
+    problems.push(
+      ...fileProblems.filter((p) => !explained.has(p.field)).map((p) => sourceHint(p, file.json)),
+      ...references,
+    );
     if (review) reviews.push(review);
   }
 
   if (problems.length > 0 || !business) throw new DataValidationError(sortByFile(problems));
   reviews.sort(compareNewestFirst);
-  return { business, reviews, sourceSha256: read.sourceSha256 };
+  return { business, reviews, removed, sourceSha256: read.sourceSha256 };
 }

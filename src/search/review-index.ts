@@ -91,7 +91,7 @@ export function buildReviewIndex(document: ReviewsDocument, version: string): Re
       lowest: byRating(reviews, -1),
     },
     get folded() {
-      folded ??= reviews.map((review) => foldText(review.title ? `${review.title}\u0000${review.text}` : review.text));
+      folded ??= reviews.map((review) => foldText([review.title, review.text].filter(Boolean).join("\u0000")));
       return folded;
     },
     technicianKeys,

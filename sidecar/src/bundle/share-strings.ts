@@ -17,7 +17,7 @@ export function shareRepeatedStrings(reviews: Review[], seen = new Map<string, s
   for (const review of reviews) {
     review.date = share(review.date);
     if (review.updated !== undefined) review.updated = share(review.updated);
-    review.source = share(review.source);
+    review.source = share(review.source) as Review["source"];
     review.service_area = share(review.service_area);
     review.verification.method = share(review.verification.method) as Review["verification"]["method"];
     const { author, technicians, services, response } = review;
