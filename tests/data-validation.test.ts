@@ -33,10 +33,10 @@ describe("data validation messages", () => {
       `${R}/2025-03-02-maria-g.json: rating: must be a whole number from 1 to 5, got 6`,
       `${R}/2025-04-01-typo.json: ratting: unknown field; did you mean "rating"?`,
       `${R}/2025-05-01-renamed.json: verification.method: must be one of job_record, invoice, invitation, got "phone_call"`,
-      `${R}/2025-05-01-renamed.json: id: "2025-04-01-typo" is already used by ${R}/2025-04-01-typo.json; ids are never reused`,
       `${R}/2025-05-01-renamed.json: id: must equal the file name "2025-05-01-renamed", got "2025-04-01-typo"; rename the file or fix the id`,
       `${R}/2025-05-01-renamed.json: id: starts with the date 2025-04-01 but the review's date is 2025-05-01; fix the date, or rename the file and id to 2025-05-01-typo`,
       `${R}/2025-05-01-renamed.json: response.date: must be on or after the review date 2025-05-01, got "2025-04-20"`,
+      `${R}/2025-05-01-renamed.json: id: "2025-04-01-typo" is already used by ${R}/2025-04-01-typo.json; ids are never reused`,
       expect.stringMatching(
         /^tests\/fixtures\/data-broken\/reviews\/2025-06-01-broken-json\.json: \(file\): is not valid JSON: .*line 4 column 3.*; check for a missing comma or quote$/,
       ),

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { type Business, BusinessSchema } from "../schemas/business.ts";
 import { type RemovedReview, RemovedReviewSchema } from "../schemas/removed-review.ts";
 import { type Review, ReviewSchema } from "../schemas/review.ts";
-import { checkBusiness, checkReview, rawReferences, reviewContext } from "./check-references.ts";
+import { checkBusiness, checkReview, type ReviewContext, rawReferences, reviewContext } from "./check-references.ts";
 import { compareNewestFirst, type Dataset } from "./dataset.ts";
 import { describeIssues } from "./format-issue.ts";
 import { sourceHint, technicianIdsToNames } from "./normalise-review.ts";
@@ -48,6 +48,29 @@ function sortByFile(problems: DataProblem[]): DataProblem[] {
     .map(({ problem }) => problem);
 }
 
+/**
+ * Everything that can be said about one review file on its own: the schema, the references to the
+ * catalogues, dates and file name. `context` is missing when business.json itself is broken.
+ * Used for published reviews, drafts and reviews about to be written by the editor's commands.
+ */
+export function checkReviewFile(
+  source: SourceFile,
+  context: ReviewContext | undefined,
+): { review: Review | undefined; fields: Partial<Review>; problems: DataProblem[] } {
+  const file = context ? { ...source, json: technicianIdsToNames(source.json, context.business) } : source;
+  const schemaProblems: DataProblem[] = [];
+  const review = parseWith(ReviewSchema, file, schemaProblems);
+  const fields = review ?? validFields(file.json);
+  const references = context ? checkReview(fields, file.stem, file.display, context, rawReferences(file.json)) : [];
+  // A reference check that understood the value (an area given by name) replaces the schema's message.
+  const explained = new Set(references.map((p) => p.field).filter((f) => /^(service_area|services\[\d+\])$/.test(f)));
+  const problems = [
+    ...schemaProblems.filter((p) => !explained.has(p.field)).map((p) => sourceHint(p, file.json)),
+    ...references,
+  ];
+  return { review: problems.length === 0 ? review : undefined, fields, problems };
+}
+
 /** Checks the removed-review records; returns the ids they keep reserved. */
 function loadRemoved(files: readonly SourceFile[], problems: DataProblem[]): RemovedReview[] {
   const removed: RemovedReview[] = [];
@@ -82,38 +105,30 @@ export function loadDataset(dataDir: string, options: LoadOptions = {}): Dataset
   const ids = new Map<string, string>();
   const today = options.today ?? (business ? todayIn(business.time_zone) : undefined);
   const context = business && today ? reviewContext(business, today) : undefined;
-  for (const source of read.reviews) {
-    const file = business ? { ...source, json: technicianIdsToNames(source.json, business) } : source;
-    const fileProblems: DataProblem[] = [];
-    const review = parseWith(ReviewSchema, file, fileProblems);
-    const fields = review ?? validFields(file.json);
-    if (fields.id !== undefined) {
-      const firstFile = ids.get(fields.id);
+  for (const file of read.reviews) {
+    const checked = checkReviewFile(file, context);
+    problems.push(...checked.problems);
+    const id = checked.fields.id;
+    if (id !== undefined) {
+      const firstFile = ids.get(id);
       if (firstFile) {
-        fileProblems.push({
+        problems.push({
           file: file.display,
           field: "id",
-          message: `${JSON.stringify(fields.id)} is already used by ${firstFile}; ids are never reused`,
+          message: `${JSON.stringify(id)} is already used by ${firstFile}; ids are never reused`,
         });
       } else {
-        ids.set(fields.id, file.display);
+        ids.set(id, file.display);
       }
-      if (removedIds.has(fields.id)) {
-        fileProblems.push({
+      if (removedIds.has(id)) {
+        problems.push({
           file: file.display,
           field: "id",
-          message: `${JSON.stringify(fields.id)} belonged to a removed review (data/removed/${fields.id}.json); ids are never reused, choose another`,
+          message: `${JSON.stringify(id)} belonged to a removed review (removed/${id}.json); ids are never reused, choose another`,
         });
       }
     }
-    // A reference check that understood the value (an area given by name) replaces the schema's message.
-    const references = context ? checkReview(fields, file.stem, file.display, context, rawReferences(file.json)) : [];
-    const explained = new Set(references.map((p) => p.field).filter((f) => /^(service_area|services\[\d+\])$/.test(f)));
-    problems.push(
-      ...fileProblems.filter((p) => !explained.has(p.field)).map((p) => sourceHint(p, file.json)),
-      ...references,
-    );
-    if (review) reviews.push(review);
+    if (checked.review) reviews.push(checked.review);
   }
 
   if (problems.length > 0 || !business) throw new DataValidationError(sortByFile(problems));

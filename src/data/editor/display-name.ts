@@ -1,0 +1,22 @@
+/**
+ * The name a review shows: first name and last initial, "Maria G." for "Maria Garcia" or
+ * "maria garcia". A name already in that form, or a single word, is kept. E-mail addresses and phone
+ * numbers are never a name: undefined tells the caller to refuse them.
+ */
+export function displayName(full: string): string | undefined {
+  const name = full.normalize("NFC").replace(/\s+/g, " ").trim();
+  if (name === "" || name.includes("@") || /\d{3}/.test(name)) return undefined;
+  const words = name.split(" ");
+  const first = capitalise(words[0] ?? "");
+  if (words.length === 1) return first;
+  const last = words[words.length - 1] ?? "";
+  const initial = Array.from(last.replace(/^[^\p{L}]+/u, ""))[0];
+  return initial ? `${first} ${initial.toUpperCase()}.` : first;
+}
+
+function capitalise(word: string): string {
+  // Names given in all lower or all upper case are written the usual way; "McKay" is left alone.
+  if (word !== word.toLowerCase() && word !== word.toUpperCase()) return word;
+  const [head = "", ...rest] = Array.from(word.toLowerCase());
+  return head.toUpperCase() + rest.join("");
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { displayName } from "../editor/display-name.ts";
+import { type ImportCandidate, parseRating, type ReadResult, type RefusedRow } from "./candidate.ts";
+import { parseLocalDate } from "./dates.ts";
+
+/**
+ * A review object of the Google Business Profile API (accounts.locations.reviews), as an export
+ * holds it; fields this import does not use are allowed and ignored.
+ */
+const GoogleReviewSchema = z.looseObject({
+  reviewId: z.string().min(1),
+  reviewer: z.looseObject({ displayName: z.string().optional(), isAnonymous: z.boolean().optional() }).optional(),
+  starRating: z.enum(["ONE", "TWO", "THREE", "FOUR", "FIVE"]),
+  comment: z.string().optional(),
+  createTime: z.string(),
+  updateTime: z.string().optional(),
+  reviewReply: z.looseObject({ comment: z.string(), updateTime: z.string().optional() }).optional(),
+});
+
+/** Is this parsed JSON a Business Profile export: a list response `{ reviews: [...] }` or a bare list? */
+export function isGoogleExport(json: unknown): boolean {
+  const list = Array.isArray(json) ? json : (json as { reviews?: unknown } | null)?.reviews;
+  return Array.isArray(list) && list.some((item) => item && typeof item === "object" && "starRating" in item);
+}
+
+/** Google puts its translation first: keep what the customer wrote. */
+function original(comment: string | undefined): string | undefined {
+  if (!comment) return undefined;
+  const marker = comment.indexOf("(Original)");
+  const text = marker >= 0 ? comment.slice(marker + "(Original)".length) : comment;
+  return text.replace(/\r\n?/g, "\n").trim() || undefined;
+}
+
+/** Reads a Business Profile reviews export into import candidates. */
+export function readGoogleExport(json: unknown, timeZone: string): ReadResult {
+  const list = (Array.isArray(json) ? json : (json as { reviews: unknown[] }).reviews) as unknown[];
+  const candidates: ImportCandidate[] = [];
+  const refused: RefusedRow[] = [];
+  list.forEach((item, index) => {
+    const id = (item as { reviewId?: unknown } | null)?.reviewId;
+    const where = typeof id === "string" ? `review ${id}` : `reviews[${index}]`;
+    const parsed = GoogleReviewSchema.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      refused.push({
+        where,
+        reason: `${issue?.path.join(".") || "review"}: ${issue?.message ?? "not a review object"}`,
+      });
+      return;
+    }
+    const review = parsed.data;
+    const date = parseLocalDate(review.createTime, timeZone);
+    if (!date) {
+      refused.push({ where, reason: `createTime ${JSON.stringify(review.createTime)} is not a timestamp` });
+      return;
+    }
+    const anonymous = review.reviewer?.isAnonymous || !review.reviewer?.displayName;
+    const author = anonymous ? "Google user" : displayName(review.reviewer?.displayName ?? "");
+    if (!author) {
+      refused.push({ where, reason: "reviewer.displayName is not a name" });
+      return;
+    }
+    const updated = review.updateTime ? parseLocalDate(review.updateTime, timeZone) : undefined;
+    const reply = review.reviewReply;
+    const replyDate = reply?.updateTime ? parseLocalDate(reply.updateTime, timeZone) : undefined;
+    candidates.push({
+      where,
+      source: "google",
+      sourceId: review.reviewId,
+      date,
+      rating: parseRating(review.starRating) ?? 0,
+      author,
+      text: original(review.comment),
+      technicians: [],
+      services: [],
+      updated: updated && updated > date ? updated : undefined,
+      response: reply?.comment.trim() ? { date: replyDate ?? updated ?? date, text: reply.comment.trim() } : undefined,
+    });
+  });
+  return { candidates, refused, notes: [] };
+}
