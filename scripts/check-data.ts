@@ -1,4 +1,5 @@
 import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
+import { describeDrafts, draftStatuses } from "../src/data/editor/drafts.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { DataValidationError } from "../src/data/problems.ts";
 
@@ -8,6 +9,7 @@ function main(): number {
     const dir = process.argv[2] ?? parseConfig().DATA_DIR;
     const dataset = loadDataset(dir);
     console.log(`${dir}: OK, ${dataset.reviews.length} reviews of ${dataset.business.name}.`);
+    for (const line of describeDrafts(draftStatuses(dir, dataset.business))) console.log(line);
     return 0;
   } catch (error) {
     if (error instanceof DataValidationError || error instanceof ConfigError) {

@@ -74,8 +74,8 @@ describe("the build manifest", () => {
   it("lists every file of the output folder exactly once", () => {
     const dist = inject("sampleDist");
     const listed = manifestOf(dist).entries.map((e) => e.file);
-    // _headers is host configuration for a CDN, written after the manifest so the sidecar never serves it.
-    const onDisk = files(dist).filter((f) => f !== "build-manifest.json" && f !== "_headers");
+    // _headers and nginx-removed.conf are host configuration, written after the manifest so the sidecar never serves it.
+    const onDisk = files(dist).filter((f) => !["build-manifest.json", "_headers", "nginx-removed.conf"].includes(f));
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(onDisk.sort());
     const reviewCount = JSON.parse(readFileSync(path.join(dist, "reviews.json"), "utf8")).reviews.length;

@@ -4,8 +4,11 @@
  * numbers are never a name: undefined tells the caller to refuse them.
  */
 export function displayName(full: string): string | undefined {
-  const name = full.normalize("NFC").replace(/\s+/g, " ").trim();
+  let name = full.normalize("NFC").replace(/\s+/g, " ").trim();
   if (name === "" || name.includes("@") || /\d{3}/.test(name)) return undefined;
+  // "Garcia, Maria" (a customer list's order) is Maria G.
+  const comma = /^([^,]+), ([^,]+)$/.exec(name);
+  if (comma) name = `${comma[2]} ${comma[1]}`;
   const words = name.split(" ");
   const first = capitalise(words[0] ?? "");
   if (words.length === 1) return first;

@@ -44,9 +44,8 @@ export function describeDrafts(statuses: readonly DraftStatus[]): string[] {
       lines.push(`  ${draft.file}: complete; publish it with npm run review:verify -- ${draft.id}`);
       continue;
     }
-    const verify = draft.lacks.includes("verification")
-      ? `; verify it with npm run review:verify -- ${draft.id} --method job_record|invoice|invitation --reference NUMBER`
-      : "";
+    const area = draft.lacks.includes("service_area") ? " --area AREA" : "";
+    const verify = `; complete it with npm run review:verify -- ${draft.id} --method job_record|invoice|invitation --reference NUMBER${area}`;
     lines.push(`  ${draft.file}: lacks ${draft.lacks.join(", ")}${verify}`);
     for (const problem of draft.problems.filter((p) => !/^verifi/.test(p.field))) {
       lines.push(`    ${problem.field}: ${problem.message}`);
