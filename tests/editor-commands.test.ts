@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { todayIn } from "../src/data/load-dataset.ts";
-import { copyOfData, filesIn, IMPORT_FIXTURES, readJson, runEditor } from "./support/editor-commands.ts";
+import { copyOfData, filesIn, readJson, runEditor } from "./support/editor-commands.ts";
 
 /** review:add, review:verify and review:remove run as `npm run` runs them, on a copy of data/. */
 const data = copyOfData();

@@ -45,7 +45,9 @@ export function readCsv(
     });
     return { line: info.lines - breaks, values };
   });
-  return { rows, ignored, columns: columns.filter((c): c is string => c !== undefined) };
+  // Spreadsheets save rows of empty cells (",,,,") below the data: they are no rows at all.
+  const filled = rows.filter((row) => row.values.size > 0);
+  return { rows: filled, ignored, columns: columns.filter((c): c is string => c !== undefined) };
 }
 
 /** Builds the alias map from canonical column names and the other names each accepts. */
