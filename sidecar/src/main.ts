@@ -20,6 +20,7 @@ const [
   { createMetrics },
   { createSidecarServer },
   { LineBatcher },
+  { SiteUrlMismatchError },
 ] = await Promise.all([
   import("node:timers/promises"),
   import("pino"),
@@ -31,6 +32,7 @@ const [
   import("./metrics/metrics.ts"),
   import("./server.ts"),
   import("./logging/line-batcher.ts"),
+  import("../../src/build/built-for.ts"),
 ]);
 
 function describe(config: Config, store: Store, port: number): string {
@@ -94,9 +96,9 @@ function start(): void {
     const lines = new LineBatcher(pino.destination({ sync: true }));
     process.once("exit", () => lines.flushSync());
     logger = pino({ level: config.LOG_LEVEL }, lines);
-    store = new BundleStore(config.DIST_DIR, logger, { pages: config.SERVE_STATIC });
+    store = new BundleStore(config.DIST_DIR, logger, { pages: config.SERVE_STATIC, siteUrl: config.SITE_URL });
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof BundleError) {
+    if (error instanceof ConfigError || error instanceof BundleError || error instanceof SiteUrlMismatchError) {
       console.error(error.message);
       process.exit(1);
     }

@@ -56,7 +56,7 @@ export function readDocument(bundle: Bundle, urlPath: string): string | undefine
  * Loads a build: its manifest and its reviews.json, checked against the manifest's sha256 (so a
  * file caught mid-swap is refused, never half-read), then indexed for search.
  */
-export function loadIndexedBundle(distDir: string, options: { pages?: boolean } = {}): LoadedBundle {
+export function loadIndexedBundle(distDir: string, options: { pages?: boolean; siteUrl?: string } = {}): LoadedBundle {
   const bundle = loadBundle(distDir, options);
   const entry = bundle.entries.get("/reviews.json");
   if (!entry) throw new BundleError(`${bundle.dir} has no /reviews.json in its manifest; rebuild it.`);
