@@ -118,6 +118,7 @@ function start(): void {
   let stopping = false;
   const readiness = () => {
     if (stopping) return "shutting down";
+    if (store.refusedBuild) return store.refusedBuild;
     return websub.isOpen() ? undefined : "the hub's database is closed";
   };
   const { server } = createSidecarServer({ config, store, logger, sessions, hub: websub.routes, metrics, readiness });

@@ -25,6 +25,8 @@ export class BundleStore {
   readonly #listeners: ((loaded: LoadedBundle) => void)[] = [];
 
   readonly distDir: string;
+  /** Why the build on disk is not served (made for another public URL), for /readyz; else undefined. */
+  refusedBuild: string | undefined;
   private readonly logger: Logger;
   /** Whether HTML pages are served from the bundle (SERVE_STATIC); if not, their entries are dropped. */
   private readonly options: { pages?: boolean; siteUrl?: string };
@@ -49,12 +51,14 @@ export class BundleStore {
       const next = loadIndexedBundle(this.distDir, this.options);
       this.#current = next;
       this.#stamp = stamp;
+      this.refusedBuild = undefined;
       for (const listener of this.#listeners) listener(next);
       this.logger.info({ reviews: next.index.reviews.length, data: next.index.version }, "loaded a new build");
       return true;
     } catch (error) {
       if (error instanceof SiteUrlMismatchError) {
         this.#stamp = stamp; // said once per build, not once per poll
+        this.refusedBuild = `dist/ holds a build for another public URL: ${error.message}`;
         this.logger.error(`not serving the new build: ${error.message}`);
         return false;
       }
