@@ -4,7 +4,7 @@ import { matchCatalogue } from "../src/data/catalogue-match.ts";
 import { displayName } from "../src/data/editor/display-name.ts";
 import { deriveReviewId } from "../src/data/editor/review-id.ts";
 import { type ImportCandidate, parseRating } from "../src/data/import/candidate.ts";
-import { aliasMap, readCsv } from "../src/data/import/csv-table.ts";
+import { aliasMap, delimiterOf, readCsv } from "../src/data/import/csv-table.ts";
 import { parseLocalDate } from "../src/data/import/dates.ts";
 import { type JobRecord, matchJob } from "../src/data/import/jobs.ts";
 
@@ -22,6 +22,7 @@ describe("display names", () => {
     ["maria garcia lopez", "Maria L."],
     ["MARIA GARCIA", "Maria G."],
     ["Garcia, Maria", "Maria G."],
+    ["van der Berg, Piet", "Piet V."],
     ["Maria G.", "Maria G."],
     ["Tomás Ruiz", "Tomás R."],
     ["Cher", "Cher"],
@@ -101,6 +102,17 @@ describe("CSV reading", () => {
         expect(got).toEqual(expected);
       }),
     );
+  });
+
+  it("reads the semicolons and tabs spreadsheets write as well as commas", () => {
+    expect(delimiterOf("Date;Rating;Name;Feedback\r\n")).toBe(";");
+    expect(delimiterOf("date\tstars\tname\n")).toBe("\t");
+    expect(delimiterOf("date,stars,name")).toBe(",");
+    const { rows } = readCsv('Name;Review\r\n"van der Berg, Piet";"Came on time; fixed the tap."\r\n', aliases);
+    expect([...(rows[0]?.values ?? [])]).toEqual([
+      ["author", "van der Berg, Piet"],
+      ["text", "Came on time; fixed the tap."],
+    ]);
   });
 
   it("numbers rows by the line they start on", () => {

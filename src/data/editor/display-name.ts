@@ -6,13 +6,13 @@
 export function displayName(full: string): string | undefined {
   let name = full.normalize("NFC").replace(/\s+/g, " ").trim();
   if (name === "" || name.includes("@") || /\d{3}/.test(name)) return undefined;
-  // "Garcia, Maria" (a customer list's order) is Maria G.
-  const comma = /^([^,]+), ([^,]+)$/.exec(name);
+  // "Garcia, Maria" (a customer list's order) is Maria G.; "van der Berg, Piet" is Piet V.
+  const comma = /^([^,]+), ?([^,]+)$/.exec(name);
   if (comma) name = `${comma[2]} ${comma[1]}`;
   const words = name.split(" ");
   const first = capitalise(words[0] ?? "");
   if (words.length === 1) return first;
-  const last = words[words.length - 1] ?? "";
+  const last = (comma ? comma[1] : words[words.length - 1]) ?? "";
   const initial = Array.from(last.replace(/^[^\p{L}]+/u, ""))[0];
   return initial ? `${first} ${initial.toUpperCase()}.` : first;
 }

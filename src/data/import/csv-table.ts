@@ -26,6 +26,7 @@ export function readCsv(
 ): { rows: CsvRow[]; ignored: string[]; columns: string[] } {
   const records = parse(text, {
     bom: true,
+    delimiter: delimiterOf(text),
     info: true,
     skip_empty_lines: true,
     relax_column_count: true,
@@ -48,6 +49,16 @@ export function readCsv(
   // Spreadsheets save rows of empty cells (",,,,") below the data: they are no rows at all.
   const filled = rows.filter((row) => row.values.size > 0);
   return { rows: filled, ignored, columns: columns.filter((c): c is string => c !== undefined) };
+}
+
+/**
+ * The delimiter of the header line: comma, or the semicolon spreadsheets write where the comma is
+ * the decimal separator, or a tab. The header holds no free text, so counting is enough.
+ */
+export function delimiterOf(text: string): string {
+  const header = text.slice(0, text.search(/\r?\n|$/));
+  const count = (c: string) => header.split(c).length - 1;
+  return [";", "\t"].find((c) => count(c) > count(",")) ?? ",";
 }
 
 /** Builds the alias map from canonical column names and the other names each accepts. */

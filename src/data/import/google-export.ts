@@ -74,7 +74,10 @@ export function readGoogleExport(json: unknown, timeZone: string): ReadResult {
       technicians: [],
       services: [],
       updated: updated && updated > date ? updated : undefined,
-      response: reply?.comment.trim() ? { date: replyDate ?? updated ?? date, text: reply.comment.trim() } : undefined,
+      // A reply is never dated before the review it answers, whatever the export's clock says.
+      response: reply?.comment.trim()
+        ? { date: [replyDate ?? updated ?? date, date].sort().at(-1) ?? date, text: reply.comment.trim() }
+        : undefined,
     });
   });
   return { candidates, refused, notes: [] };

@@ -34,6 +34,7 @@ const DRAFT_FIELDS = /^(verified|verification(\..*)?|service_area)$/;
 export function readImportFile(file: string, timeZone: string): ReadResult {
   const text = readFileSync(file, "utf8");
   const body = text.replace(/^\uFEFF/, "").trimStart();
+  if (body === "") return { candidates: [], refused: [{ where: file, reason: "is empty" }], notes: [] };
   if (body.startsWith("{") || body.startsWith("[")) {
     const parsed = parseDataText(text, file);
     if ("problem" in parsed)

@@ -6,10 +6,10 @@ import { parseLocalDate } from "./dates.ts";
 
 /** The columns of a reviews CSV (docs/importing-reviews.md), each with the other headers it accepts. */
 export const REVIEW_COLUMNS = {
-  date: ["review_date", "created", "created_at", "posted"],
-  rating: ["stars", "star_rating", "score"],
-  author: ["name", "reviewer", "customer", "customer_name"],
-  text: ["review", "comment", "body", "review_text"],
+  date: ["review_date", "created", "created_at", "posted", "posted_on", "date_posted", "submitted"],
+  rating: ["stars", "star_rating", "score", "rating_out_of_5"],
+  author: ["name", "reviewer", "reviewer_name", "author_name", "customer", "customer_name", "client"],
+  text: ["review", "comment", "comments", "body", "review_text", "review_body", "content", "feedback"],
   title: ["headline", "subject"],
   locality: ["city", "town", "location"],
   technicians: ["technician", "tech", "techs", "plumber"],
