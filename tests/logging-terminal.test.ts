@@ -54,10 +54,9 @@ async function inTerminal(env: string[]): Promise<string> {
   const closed = new Promise((resolve) => child.on("close", resolve));
   try {
     const deadline = Date.now() + 30_000;
-    let port: string | undefined;
-    while (!(port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const portOf = () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+    while (!portOf() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const port = portOf();
     if (!port) throw new Error(`the sidecar did not start:\n${out}`);
     expect((await fetch(`http://127.0.0.1:${port}/reviews.json`)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
