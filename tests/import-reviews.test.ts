@@ -99,7 +99,7 @@ describe("npm run reviews:import -- EXPORT.json --jobs JOBS.csv", () => {
 });
 
 describe("a removed imported review", () => {
-  it("is not imported again, and after a build it is in no document, with a noindex 'removed' page and 410 rules", async () => {
+  it("is not imported again, and after a build it is in no document, with a noindex 'removed' page and 410 rules; a rating-only review is published", async () => {
     const id = "2025-05-02-derek-o";
     const removed = await runEditor("review-remove", [
       id,
@@ -118,6 +118,11 @@ describe("a removed imported review", () => {
     const again = await runEditor("reviews-import", [GOOGLE, "--jobs", JOBS, "--data", data.dir]);
     expect(again.stdout).toContain("skipped  review AbFvOqm1: already imported (source id AbFvOqm1)");
 
+    // A rating-only review verified by hand is published with the same build.
+    const ratingOnly = "2025-03-20-priya-k";
+    const verify = await runEditor("review-verify", [ratingOnly, "--data", data.dir, "--method", "invoice"]);
+    expect(verify.code, verify.stderr).toBe(0);
+
     const dist = path.join(path.dirname(data.dir), "dist");
     const build = await runBuild({ DATA_DIR: data.dir, DIST_DIR: dist, SITE_URL: "https://reviews.test" });
     expect(build.code, build.stderr).toBe(0);
@@ -128,6 +133,16 @@ describe("a removed imported review", () => {
     for (const document of ["reviews.json", "api/feed.json", "feed.xml", "sitemap.xml", "reviews/index.html"]) {
       expect(readFileSync(path.join(dist, document), "utf8"), document).not.toContain(id);
     }
+    const published = JSON.parse(readFileSync(path.join(dist, "reviews.json"), "utf8")) as {
+      reviews: { id: string; rating: number; text?: string }[];
+    };
+    expect(published.reviews.find((r) => r.id === ratingOnly)).toMatchObject({ rating: 3 });
+    expect(published.reviews.find((r) => r.id === ratingOnly)).not.toHaveProperty("text");
+    expect(readFileSync(path.join(dist, `reviews/${ratingOnly}/index.html`), "utf8")).toContain(
+      'aria-label="3 out of 5 stars"',
+    );
+    // Left out of the text analysis: the insights never quote or count it.
+    expect(readFileSync(path.join(dist, "insights.json"), "utf8")).not.toContain(ratingOnly);
     expect(readFileSync(path.join(dist, "_headers"), "utf8")).toContain(`/reviews/${id}/\n  X-Robots-Tag: noindex`);
     const nginx = readFileSync(path.join(dist, "nginx-removed.conf"), "utf8");
     expect(nginx).toContain(`location = /reviews/${id}/ {`);
