@@ -67,7 +67,9 @@ describe("npm run reviews:import -- EXPORT.json --jobs JOBS.csv", () => {
     expect(run.stdout).toContain(
       "added    review AbFvOqm3: 2025-05-12-google-user, draft, lacks verification, service_area",
     );
-    expect(run.stdout).toContain("refused  review AbFvOqm4: starRating:");
+    expect(run.stdout).toContain(
+      'refused  review AbFvOqm4: starRating: must be ONE, TWO, THREE, FOUR or FIVE (got "SIX")',
+    );
     expect(run.stdout).toMatch(/data:check: .* OK, 273 published reviews\./);
     expect(readJson(path.join(data.dir, "reviews/2025-05-02-derek-o.json"))).toEqual({
       id: "2025-05-02-derek-o",

@@ -10,7 +10,7 @@ import { parseLocalDate } from "./dates.ts";
 const GoogleReviewSchema = z.looseObject({
   reviewId: z.string().min(1),
   reviewer: z.looseObject({ displayName: z.string().optional(), isAnonymous: z.boolean().optional() }).optional(),
-  starRating: z.enum(["ONE", "TWO", "THREE", "FOUR", "FIVE"]),
+  starRating: z.enum(["ONE", "TWO", "THREE", "FOUR", "FIVE"], { error: "must be ONE, TWO, THREE, FOUR or FIVE" }),
   comment: z.string().optional(),
   createTime: z.string(),
   updateTime: z.string().optional(),
@@ -42,9 +42,14 @@ export function readGoogleExport(json: unknown, timeZone: string): ReadResult {
     const parsed = GoogleReviewSchema.safeParse(item);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
+      const value = issue?.path.reduce<unknown>(
+        (v, key) => (v as Record<PropertyKey, unknown> | undefined)?.[key],
+        item,
+      );
+      const given = issue?.path.length ? ` (got ${JSON.stringify(value ?? null)})` : "";
       refused.push({
         where,
-        reason: `${issue?.path.join(".") || "review"}: ${issue?.message ?? "not a review object"}`,
+        reason: `${issue?.path.join(".") || "review"}: ${issue?.message ?? "not a review object"}${given}`,
       });
       return;
     }
