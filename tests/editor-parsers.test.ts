@@ -119,6 +119,11 @@ describe("CSV reading", () => {
     const { rows } = readCsv('name,review\nA,"one\ntwo"\n\nB,three\n', aliases);
     expect(rows.map((r) => r.line)).toEqual([2, 5]);
   });
+
+  it("numbers rows by the line they start on in a CRLF file with line breaks in quoted text", () => {
+    const { rows } = readCsv('name,review\r\nA,"one\r\ntwo\r\nthree"\r\nB,four\r\nC,five\r\n', aliases);
+    expect(rows.map((r) => r.line)).toEqual([2, 5, 6]);
+  });
 });
 
 describe("matching reviews to jobs", () => {

@@ -24,7 +24,8 @@ export function readCsv(
   text: string,
   aliases: ReadonlyMap<string, string>,
 ): { rows: CsvRow[]; ignored: string[]; columns: string[] } {
-  const records = parse(text, {
+  // csv-parse counts a quoted CRLF as two lines; with LF only, its line numbers are the file's.
+  const records = parse(text.replace(/\r\n?/g, "\n"), {
     bom: true,
     delimiter: delimiterOf(text),
     info: true,
@@ -41,7 +42,7 @@ export function readCsv(
     const values = new Map<string, string>();
     record.forEach((value, i) => {
       const column = columns[i];
-      const trimmed = value.replace(/\r\n?/g, "\n").trim();
+      const trimmed = value.trim();
       if (column && trimmed !== "" && !values.has(column)) values.set(column, trimmed);
     });
     return { line: info.lines - breaks, values };
