@@ -6,6 +6,7 @@ import { deriveReviewId } from "../src/data/editor/review-id.ts";
 import { type ImportCandidate, parseRating } from "../src/data/import/candidate.ts";
 import { aliasMap, delimiterOf, readCsv } from "../src/data/import/csv-table.ts";
 import { parseLocalDate } from "../src/data/import/dates.ts";
+import { readGoogleExport } from "../src/data/import/google-export.ts";
 import { type JobRecord, matchJob } from "../src/data/import/jobs.ts";
 
 const TZ = "America/Los_Angeles";
@@ -57,6 +58,21 @@ describe("dates of import files", () => {
   it.each(["2025-02-30", "13/13/2025", "yesterday", "", "2025-03-02T10:00", "14:05", "3/2/2025 25:00"])("refuses %j", (text) =>
     expect(parseLocalDate(text, TZ)).toBeUndefined(),
   );
+});
+
+describe("Business Profile comments", () => {
+  const textOf = (comment: string) =>
+    readGoogleExport(
+      [{ reviewId: "r", starRating: "FOUR", comment, createTime: "2026-11-06T20:00:00Z" }],
+      TZ,
+    ).candidates[0]?.text;
+
+  it("keep what the customer wrote, whether Google's translation comes before or after it", () => {
+    expect(textOf("(Translated by Google) Good service\n\n(Original)\nGuter Service")).toBe("Guter Service");
+    expect(textOf("Guter Service\n\n(Translated by Google)\nGood service")).toBe("Guter Service");
+    expect(textOf("(Translated by Google) Good service")).toBe("Good service");
+    expect(textOf("Good service")).toBe("Good service");
+  });
 });
 
 describe("ratings", () => {

@@ -23,11 +23,22 @@ export function isGoogleExport(json: unknown): boolean {
   return Array.isArray(list) && list.some((item) => item && typeof item === "object" && "starRating" in item);
 }
 
-/** Google puts its translation first: keep what the customer wrote. */
+const TRANSLATED = "(Translated by Google)";
+
+/**
+ * Keeps what the customer wrote: Google puts its translation first ("(Translated by Google) ...
+ * (Original) ...") or after the original ("... (Translated by Google) ...").
+ */
 function original(comment: string | undefined): string | undefined {
   if (!comment) return undefined;
   const marker = comment.indexOf("(Original)");
-  const text = marker >= 0 ? comment.slice(marker + "(Original)".length) : comment;
+  const translated = comment.indexOf(TRANSLATED);
+  const text =
+    marker >= 0
+      ? comment.slice(marker + "(Original)".length)
+      : translated > 0
+        ? comment.slice(0, translated)
+        : comment.replace(TRANSLATED, "");
   return text.replace(/\r\n?/g, "\n").trim() || undefined;
 }
 
