@@ -55,17 +55,16 @@ describe("dates of import files", () => {
     ["Mar 2, 2025, 9:30 am", "2025-03-02"],
   ])("reads %s as the local date %s", (text, date) => expect(parseLocalDate(text, TZ)).toBe(date));
 
-  it.each(["2025-02-30", "13/13/2025", "yesterday", "", "2025-03-02T10:00", "14:05", "3/2/2025 25:00"])("refuses %j", (text) =>
-    expect(parseLocalDate(text, TZ)).toBeUndefined(),
+  it.each(["2025-02-30", "13/13/2025", "yesterday", "", "2025-03-02T10:00", "14:05", "3/2/2025 25:00"])(
+    "refuses %j",
+    (text) => expect(parseLocalDate(text, TZ)).toBeUndefined(),
   );
 });
 
 describe("Business Profile comments", () => {
   const textOf = (comment: string) =>
-    readGoogleExport(
-      [{ reviewId: "r", starRating: "FOUR", comment, createTime: "2026-11-06T20:00:00Z" }],
-      TZ,
-    ).candidates[0]?.text;
+    readGoogleExport([{ reviewId: "r", starRating: "FOUR", comment, createTime: "2026-11-06T20:00:00Z" }], TZ)
+      .candidates[0]?.text;
 
   it("keep what the customer wrote, whether Google's translation comes before or after it", () => {
     expect(textOf("(Translated by Google) Good service\n\n(Original)\nGuter Service")).toBe("Guter Service");

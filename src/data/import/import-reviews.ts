@@ -1,6 +1,14 @@
 import { readFileSync } from "node:fs";
 import { composeReview } from "../editor/compose-review.ts";
-import { importedKeys, importKey, loadBusiness, takenIds, writeReviewJson } from "../editor/data-folder.ts";
+import {
+  deleteReview,
+  importedKeys,
+  importKey,
+  loadBusiness,
+  readFolder,
+  takenIds,
+  writeReviewJson,
+} from "../editor/data-folder.ts";
 import { checkOne } from "../editor/drafts.ts";
 import { deriveReviewId } from "../editor/review-id.ts";
 import { todayIn } from "../load-dataset.ts";
@@ -22,6 +30,8 @@ export interface ImportedReview {
 
 export interface ImportReport {
   added: ImportedReview[];
+  /** Drafts of an earlier import that a job of `--jobs` now verifies. */
+  verified: ImportedReview[];
   duplicates: { where: string; sourceId: string }[];
   refused: RefusedRow[];
   notes: string[];
@@ -60,6 +70,31 @@ function withJob(candidate: ImportCandidate, job: JobRecord): ImportCandidate {
   };
 }
 
+/** A draft of an earlier import as an import candidate, so a job can verify it like a new row. */
+function draftCandidate(where: string, json: Record<string, unknown>): ImportCandidate {
+  const author = (json.author ?? {}) as { name?: string; locality?: string };
+  const verification = json.verification as { method?: string; reference?: string } | undefined;
+  const strings = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+  return {
+    where,
+    source: String(json.source),
+    sourceId: String(json.source_id),
+    date: String(json.date),
+    rating: Number(json.rating),
+    author: author.name ?? "",
+    title: json.title as string | undefined,
+    text: json.text as string | undefined,
+    locality: author.locality,
+    technicians: strings(json.technicians),
+    services: strings(json.services),
+    area: json.service_area as string | undefined,
+    method: verification?.method,
+    reference: verification?.reference,
+    response: json.response as ImportCandidate["response"],
+    updated: json.updated as string | undefined,
+  };
+}
+
 /**
  * Imports every review of `file` into the data folder: a review verified (by its own columns or a
  * matching job) and complete is published in `reviews/`, any other goes to `drafts/`. A review whose
@@ -75,21 +110,40 @@ export function importReviews(options: {
   const business = loadBusiness(dataDir);
   const today = options.today ?? todayIn(business.time_zone);
   const read = readImportFile(options.file, business.time_zone);
-  const report: ImportReport = { added: [], duplicates: [], refused: [...read.refused], notes: [...read.notes] };
+  const report: ImportReport = {
+    added: [],
+    verified: [],
+    duplicates: [],
+    refused: [...read.refused],
+    notes: [...read.notes],
+  };
   const jobs = options.jobsFile ? readJobs(readFileSync(options.jobsFile, "utf8"), business.time_zone) : undefined;
   if (jobs) report.notes.push(...jobs.problems);
   const seen = importedKeys(dataDir);
   const taken = takenIds(dataDir);
+  const drafts = new Map(
+    readFolder(dataDir, "drafts").map((file) => {
+      const { source, source_id } = (file.json ?? {}) as Record<string, unknown>;
+      return [importKey(String(source), String(source_id)), file] as const;
+    }),
+  );
 
   for (const original of read.candidates) {
     const key = importKey(original.source, original.sourceId);
-    if (seen.has(key)) {
+    // Reviews imported before their jobs were at hand: a second import with --jobs verifies them.
+    const draft = seen.has(key) && jobs ? drafts.get(key) : undefined;
+    if (seen.has(key) && !draft) {
       report.duplicates.push({ where: original.where, sourceId: original.sourceId });
       continue;
     }
-    const job = jobs && !original.method ? matchJob(original, jobs.jobs) : undefined;
-    const candidate = job ? withJob(original, job) : original;
-    const id = deriveReviewId(candidate.date, candidate.author, taken);
+    const base = draft ? draftCandidate(original.where, draft.json as Record<string, unknown>) : original;
+    const job = jobs && !base.method ? matchJob(base, jobs.jobs) : undefined;
+    if (draft && !job) {
+      report.duplicates.push({ where: original.where, sourceId: original.sourceId });
+      continue;
+    }
+    const candidate = job ? withJob(base, job) : base;
+    const id = draft ? draft.stem : deriveReviewId(candidate.date, candidate.author, taken);
     const { json, errors } = composeReview({ ...candidate, id }, business);
     if (errors.length > 0) {
       report.refused.push({ where: candidate.where, reason: errors.join("; ") });
@@ -106,8 +160,9 @@ export function importReviews(options: {
     }
     const published = problems.length === 0;
     const file = writeReviewJson(dataDir, published ? "reviews" : "drafts", json);
+    if (draft && published) deleteReview(dataDir, "drafts", id);
     const lacks = [...new Set(problems.map((p) => (p.field.startsWith("verifi") ? "verification" : p.field)))];
-    report.added.push({ where: candidate.where, id, file, published, lacks, job: job?.job });
+    report[draft ? "verified" : "added"].push({ where: candidate.where, id, file, published, lacks, job: job?.job });
     seen.add(key);
     taken.add(id);
   }
