@@ -26,7 +26,8 @@ async function main(): Promise<number> {
   const [id] = positionals;
   if (!id) throw new UsageError(USAGE);
   const method = parseMethodAnswer(typeof values.method === "string" ? values.method : "");
-  if (method === undefined || isError(method)) {
+  if (isError(method)) throw new UsageError(`--method ${values.method}: ${method.error}\n\n${USAGE}`);
+  if (method === undefined) {
     throw new UsageError(`--method is required: job_record, invoice or invitation\n\n${USAGE}`);
   }
   const folder = existsSync(reviewFile(dataDir, "drafts", id)) ? "drafts" : "reviews";
@@ -36,7 +37,10 @@ async function main(): Promise<number> {
   }
   const business = loadBusiness(dataDir);
   const json: Record<string, unknown> = { ...(file.json as Record<string, unknown>) };
-  const reference = typeof values.reference === "string" ? values.reference : undefined;
+  // Giving the same method again (say, to add an area) keeps the reference already recorded.
+  const recorded = json.verification as { method?: unknown; reference?: unknown } | undefined;
+  const kept = recorded?.method === method && typeof recorded.reference === "string" ? recorded.reference : undefined;
+  const reference = typeof values.reference === "string" ? values.reference : kept;
   const fill = (flag: "area" | "technicians" | "services", kind: "service area" | "technician" | "service") => {
     const value = values[flag];
     if (typeof value !== "string") return undefined;

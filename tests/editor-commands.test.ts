@@ -143,6 +143,19 @@ describe("drafts: npm run review:add without verification, data:check, npm run r
       service_area: "roseville",
     });
   });
+
+  it("says which --method is wrong, and keeps the recorded reference when the same method is given again", async () => {
+    const id = `${today}-lee-p`;
+    const wrong = await runEditor("review-verify", [id, "--data", data.dir, "--method", "phone"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("--method phone: the method is job_record, invoice or invitation");
+    const again = await runEditor("review-verify", [id, "--data", data.dir, "--method", "invoice", "--area", "Davis"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readJson(path.join(data.dir, `reviews/${id}.json`))).toMatchObject({
+      verification: { method: "invoice", reference: "INV-9" },
+      service_area: "davis",
+    });
+  });
 });
 
 describe("npm run review:remove", () => {
