@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { composeReview } from "../editor/compose-review.ts";
 import {
   deleteReview,
@@ -16,6 +15,7 @@ import { parseDataText } from "../read-files.ts";
 import type { ImportCandidate, ReadResult, RefusedRow } from "./candidate.ts";
 import { isGoogleExport, readGoogleExport } from "./google-export.ts";
 import { type JobRecord, matchJob, readJobs } from "./jobs.ts";
+import { readImportText } from "./read-text.ts";
 import { readReviewsCsv } from "./reviews-csv.ts";
 
 export interface ImportedReview {
@@ -42,7 +42,9 @@ const DRAFT_FIELDS = /^(verified|verification(\..*)?|service_area)$/;
 
 /** Reads an import file: a Business Profile export (JSON) or a reviews CSV, by its content. */
 export function readImportFile(file: string, timeZone: string): ReadResult {
-  const text = readFileSync(file, "utf8");
+  const read = readImportText(file);
+  if ("problem" in read) return { candidates: [], refused: [{ where: file, reason: read.problem }], notes: [] };
+  const { text } = read;
   const body = text.replace(/^\uFEFF/, "").trimStart();
   if (body === "") return { candidates: [], refused: [{ where: file, reason: "is empty" }], notes: [] };
   if (body.startsWith("{") || body.startsWith("[")) {
@@ -117,7 +119,12 @@ export function importReviews(options: {
     refused: [...read.refused],
     notes: [...read.notes],
   };
-  const jobs = options.jobsFile ? readJobs(readFileSync(options.jobsFile, "utf8"), business.time_zone) : undefined;
+  const jobsText = options.jobsFile ? readImportText(options.jobsFile) : undefined;
+  if (jobsText && "problem" in jobsText) {
+    report.refused.push({ where: options.jobsFile ?? "", reason: `${jobsText.problem}; nothing was imported` });
+    return report;
+  }
+  const jobs = jobsText ? readJobs(jobsText.text, business.time_zone) : undefined;
   if (jobs) report.notes.push(...jobs.problems);
   const seen = importedKeys(dataDir);
   const taken = takenIds(dataDir);
