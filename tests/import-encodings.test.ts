@@ -7,6 +7,23 @@ const data = copyOfData();
 afterAll(() => data.remove());
 
 describe("npm run reviews:import and the file's encoding", () => {
+  it("says that a file or jobs file it cannot find cannot be read, without a stack trace", async () => {
+    const missing = path.join(IMPORT_FIXTURES, "no-such-file.csv");
+    const run = await runEditor("reviews-import", [missing, "--data", data.dir]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`refused  ${missing}: cannot be read: file not found`);
+    const jobs = await runEditor("reviews-import", [
+      path.join(IMPORT_FIXTURES, "reviews-awkward.csv"),
+      "--jobs",
+      missing,
+      "--data",
+      data.dir,
+    ]);
+    expect(jobs.stdout).toContain(`refused  ${missing}: cannot be read: file not found; nothing was imported`);
+    expect(`${run.stderr}${jobs.stderr}`).not.toMatch(/ENOENT|at .*\.ts/);
+    expect(filesIn(path.join(data.dir, "drafts"))).toEqual([]);
+  });
+
   it("refuses a Windows-1252 CSV (Excel's plain CSV) with how to save it, instead of importing garbled names", async () => {
     const file = path.join(IMPORT_FIXTURES, "reviews-windows-1252.csv");
     const run = await runEditor("reviews-import", [file, "--data", data.dir]);

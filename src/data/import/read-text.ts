@@ -7,7 +7,15 @@ import { readFileSync } from "node:fs";
  * Windows-1252, which is not UTF-8 as soon as a name has an accent.
  */
 export function readImportText(file: string): { text: string } | { problem: string } {
-  const bytes = readFileSync(file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      problem: `cannot be read: ${code === "ENOENT" ? "file not found" : code === "EISDIR" ? "it is a folder" : String(error)}`,
+    };
+  }
   const utf16 =
     bytes[0] === 0xff && bytes[1] === 0xfe
       ? "utf-16le"
