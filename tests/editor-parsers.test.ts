@@ -74,6 +74,19 @@ describe("Business Profile comments", () => {
   });
 });
 
+describe("Business Profile reviewers", () => {
+  const authorOf = (reviewer: object) =>
+    readGoogleExport([{ reviewId: "r", reviewer, starRating: "FIVE", createTime: "2026-11-06T20:00:00Z" }], TZ)
+      .candidates[0]?.author;
+
+  it("are shown shortened, and as Google user when anonymous however the export says so", () => {
+    expect(authorOf({ displayName: "Maria Garcia" })).toBe("Maria G.");
+    expect(authorOf({ displayName: "A Google User" })).toBe("Google user");
+    expect(authorOf({ isAnonymous: true, displayName: "" })).toBe("Google user");
+    expect(authorOf({})).toBe("Google user");
+  });
+});
+
 describe("ratings", () => {
   it("reads the usual ways of writing stars and refuses the rest", () => {
     expect(["5", "4.0", "3 stars", "2/5", "FIVE", "★★★★☆", 1].map((v) => parseRating(v))).toEqual([

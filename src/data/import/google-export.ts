@@ -70,7 +70,9 @@ export function readGoogleExport(json: unknown, timeZone: string): ReadResult {
       refused.push({ where, reason: `createTime ${JSON.stringify(review.createTime)} is not a timestamp` });
       return;
     }
-    const anonymous = review.reviewer?.isAnonymous || !review.reviewer?.displayName;
+    // Google names a reviewer who hides their name "A Google User", not always with isAnonymous.
+    const shown = review.reviewer?.displayName?.trim() ?? "";
+    const anonymous = review.reviewer?.isAnonymous || shown === "" || /^a google user$/i.test(shown);
     const author = anonymous ? "Google user" : displayName(review.reviewer?.displayName ?? "");
     if (!author) {
       refused.push({ where, reason: "reviewer.displayName is not a name" });
