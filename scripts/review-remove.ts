@@ -41,12 +41,15 @@ async function main(): Promise<number> {
     );
   }
   const business = loadBusiness(dataDir);
-  const date = parseDateAnswer(
-    typeof values.date === "string" ? values.date : todayIn(business.time_zone),
-    business.time_zone,
-  );
+  const today = todayIn(business.time_zone);
+  const date = parseDateAnswer(typeof values.date === "string" ? values.date : today, business.time_zone);
   if (isError(date)) throw new UsageError(`--date: ${date.error}`);
   const review = (readFolder(dataDir, folder).find((f) => f.stem === id)?.json ?? {}) as Record<string, unknown>;
+  // The removed page shows this date: it is never in the future nor before the review was written.
+  if (date > today) throw new UsageError(`--date: ${date} is in the future (today is ${today})`);
+  if (typeof review.date === "string" && date < review.date) {
+    throw new UsageError(`--date: ${date} is before the review's date ${review.date}`);
+  }
   const record = RemovedReviewSchema.parse({
     id,
     removed: date,

@@ -166,6 +166,15 @@ describe("npm run review:remove", () => {
     expect(noReason.stderr).toContain("--reason are required");
     const typo = await runEditor("review-remove", ["2025-03-02-maria-x", "--data", data.dir, "--reason", "x"]);
     expect(typo.stderr).toContain("did you mean 2025-03-02-maria-g?");
+    for (const [date, message] of [
+      ["2999-01-01", "--date: 2999-01-01 is in the future"],
+      ["2025-03-01", "--date: 2025-03-01 is before the review's date 2025-03-02"],
+    ]) {
+      const wrong = await runEditor("review-remove", [id, "--data", data.dir, "--reason", "x", "--date", date ?? ""]);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain(message);
+      expect(existsSync(path.join(data.dir, `reviews/${id}.json`))).toBe(true);
+    }
     const run = await runEditor("review-remove", [
       id,
       "--data",
