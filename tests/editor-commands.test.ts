@@ -64,6 +64,15 @@ describe("npm run review:add with flags (standard input not a terminal)", () => 
 });
 
 describe("npm run review:add asking questions", () => {
+  it("saves nothing and says why when standard input ends before the last question (Ctrl-D)", async () => {
+    const before = filesIn(path.join(data.dir, "reviews"));
+    const run = await runEditor("review-add", ["--data", data.dir, "--interactive"], "2025-04-11\n5\n");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("Not saved: standard input ended before every question was answered.");
+    expect(run.stderr).not.toMatch(/\bat .*prompter\.ts/);
+    expect(filesIn(path.join(data.dir, "reviews"))).toEqual(before);
+  });
+
   it("asks for each field, offers the catalogues as numbered choices, re-asks a wrong answer", async () => {
     const answers = [
       "2025-04-10",

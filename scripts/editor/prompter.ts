@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline";
+import { UsageError } from "./command.ts";
 
 /**
  * Asks questions one line at a time. Lines are read through one async iterator, which buffers
@@ -20,7 +21,8 @@ export class Prompter {
   async ask(question: string, fallback?: string): Promise<string> {
     this.output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
     const next = await this.lines.next();
-    if (next.done) throw new Error("standard input ended before every question was answered");
+    // Ctrl-D in a terminal, or a script's answers running out: say so, not with a stack trace.
+    if (next.done) throw new UsageError("\nNot saved: standard input ended before every question was answered.");
     const answer = next.value.trim();
     return answer === "" && fallback !== undefined ? fallback : answer;
   }
