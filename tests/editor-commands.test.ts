@@ -121,7 +121,7 @@ describe("drafts: npm run review:add without verification, data:check, npm run r
     expect(add.code, add.stderr).toBe(0);
     expect(add.stdout).toContain("Saved as a draft (not published until verified)");
     expect(existsSync(path.join(data.dir, `drafts/${today}-lee-p.json`))).toBe(true);
-    const check = await runEditor("check-data", [data.dir]);
+    const check = await runEditor("check-data", ["--data", data.dir]);
     expect(check.code, check.stderr).toBe(0);
     expect(check.stdout).toContain("1 draft (not published):");
     expect(check.stdout).toContain(
