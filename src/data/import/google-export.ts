@@ -17,9 +17,14 @@ const GoogleReviewSchema = z.looseObject({
   reviewReply: z.looseObject({ comment: z.string(), updateTime: z.string().optional() }).optional(),
 });
 
-/** Is this parsed JSON a Business Profile export: a list response `{ reviews: [...] }` or a bare list? */
+/**
+ * Is this parsed JSON a Business Profile export: a list response `{ reviews: [...] }` or a bare list?
+ * The API leaves `reviews` out of the response of a location with none, keeping `totalReviewCount`.
+ */
 export function isGoogleExport(json: unknown): boolean {
-  const list = Array.isArray(json) ? json : (json as { reviews?: unknown } | null)?.reviews;
+  const response = json as { reviews?: unknown; totalReviewCount?: unknown } | null;
+  if (response?.reviews === undefined && typeof response?.totalReviewCount === "number") return true;
+  const list = Array.isArray(json) ? json : response?.reviews;
   return Array.isArray(list) && list.some((item) => item && typeof item === "object" && "starRating" in item);
 }
 
@@ -44,7 +49,7 @@ function original(comment: string | undefined): string | undefined {
 
 /** Reads a Business Profile reviews export into import candidates. */
 export function readGoogleExport(json: unknown, timeZone: string): ReadResult {
-  const list = (Array.isArray(json) ? json : (json as { reviews: unknown[] }).reviews) as unknown[];
+  const list = (Array.isArray(json) ? json : ((json as { reviews?: unknown[] }).reviews ?? [])) as unknown[];
   const candidates: ImportCandidate[] = [];
   const refused: RefusedRow[] = [];
   list.forEach((item, index) => {
@@ -98,5 +103,5 @@ export function readGoogleExport(json: unknown, timeZone: string): ReadResult {
         : undefined,
     });
   });
-  return { candidates, refused, notes: [] };
+  return { candidates, refused, notes: list.length === 0 ? ["the export holds no reviews"] : [] };
 }

@@ -58,7 +58,8 @@ export function readReviewsCsv(text: string, timeZone: string): ReadResult {
     }
     const rating = parseRating(values.get("rating"));
     if (rating === undefined) {
-      refuse(`rating ${JSON.stringify(values.get("rating") ?? "")} is not a whole number of stars from 1 to 5`);
+      const given = values.get("rating");
+      refuse(given ? `rating ${JSON.stringify(given)} is not a whole number of stars from 1 to 5` : "no rating");
       continue;
     }
     const author = displayName(values.get("author") ?? "");

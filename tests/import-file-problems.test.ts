@@ -1,8 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { copyOfData, filesIn, IMPORT_FIXTURES, readJson, runEditor } from "./support/editor-commands.ts";
 
-/** reviews:import on files saved in the encodings spreadsheets offer, in a copy of data/. */
+/** reviews:import on files as editors bring them (encodings, wrong paths, nearly empty), in a copy of data/. */
 const data = copyOfData();
 afterAll(() => data.remove());
 
@@ -58,5 +60,27 @@ describe("npm run reviews:import and the file's encoding", () => {
       text: 'Quick, tidy; fixed the "drip"',
       author: { name: "Zoë Å." },
     });
+  });
+});
+
+describe("npm run reviews:import on nearly empty files", () => {
+  it("takes a Business Profile export of a location without reviews (no reviews field) as empty, not as another JSON", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "reviews-import-"));
+    const file = path.join(dir, "reviews.json");
+    writeFileSync(file, '{ "averageRating": 0, "totalReviewCount": 0 }\n');
+    const run = await runEditor("reviews-import", [file, "--data", data.dir]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain("note: the export holds no reviews");
+    expect(run.stdout).toContain("0 added (0 published, 0 drafts), 0 duplicates skipped, 0 refused.");
+  });
+
+  it("refuses a CSV row without a rating as having no rating", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "reviews-import-"));
+    const file = path.join(dir, "reviews.csv");
+    writeFileSync(file, "Date,Rating,Name,Review\r\n11/03/2026,,Ann Lee,Came quickly\r\n");
+    const run = await runEditor("reviews-import", [file, "--data", data.dir]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(run.stdout).toContain("refused  line 2: no rating");
   });
 });
