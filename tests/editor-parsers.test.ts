@@ -28,6 +28,10 @@ describe("display names", () => {
     ["Tomás Ruiz", "Tomás R."],
     ["Cher", "Cher"],
     ["DeShawn McKay", "DeShawn M."],
+    ["Dr. Jane Roe-Smith", "Jane R."],
+    ["Mrs Ann Lee", "Ann L."],
+    ["Roe, Dr. Jane", "Jane R."],
+    ["Ms. Lee", "Ms. L."],
   ])("shows %s as %s", (full, shown) => expect(displayName(full)).toBe(shown));
 
   it("never takes an e-mail address or a phone number for a name", () => {

@@ -84,3 +84,22 @@ describe("npm run reviews:import on nearly empty files", () => {
     expect(run.stdout).toContain("refused  line 2: no rating");
   });
 });
+
+describe("npm run reviews:import and the headers spreadsheets use", () => {
+  it("reads an Owner Response column as the reply and drops a title before the name", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "reviews-import-"));
+    const file = path.join(dir, "reviews.csv");
+    writeFileSync(
+      file,
+      "Review Date,Stars,Customer Name,Comments,Owner Response,Owner Response Date\r\n2026-11-12,3,Dr. Jane Roe-Smith,ok,Thanks Jane!,2026-11-13\r\n",
+    );
+    const run = await runEditor("reviews-import", [file, "--data", data.dir]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(run.stdout).not.toContain("columns ignored");
+    expect(run.stdout).toContain("added    line 2: 2026-11-12-jane-r, draft");
+    expect(readJson(path.join(data.dir, "drafts/2026-11-12-jane-r.json"))).toMatchObject({
+      author: { name: "Jane R." },
+      response: { date: "2026-11-13", text: "Thanks Jane!" },
+    });
+  });
+});

@@ -9,13 +9,17 @@ export function displayName(full: string): string | undefined {
   // "Garcia, Maria" (a customer list's order) is Maria G.; "van der Berg, Piet" is Piet V.
   const comma = /^([^,]+), ?([^,]+)$/.exec(name);
   if (comma) name = `${comma[2]} ${comma[1]}`;
+  // "Dr. Jane Roe" is Jane R.: a title is not a first name.
   const words = name.split(" ");
+  while (words.length > 2 && TITLES.test(words[0] ?? "")) words.shift();
   const first = capitalise(words[0] ?? "");
   if (words.length === 1) return first;
   const last = (comma ? comma[1] : words[words.length - 1]) ?? "";
   const initial = Array.from(last.replace(/^[^\p{L}]+/u, ""))[0];
   return initial ? `${first} ${initial.toUpperCase()}.` : first;
 }
+
+const TITLES = /^(mr|mrs|ms|miss|mx|dr|prof)\.?$/i;
 
 function capitalise(word: string): string {
   // Names given in all lower or all upper case are written the usual way; "McKay" is left alone.
