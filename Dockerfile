@@ -14,11 +14,9 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 ENV ASTRO_TELEMETRY_DISABLED=1
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false
-# `npm install`, not `npm ci`: the lockfile records only the Linux builds of Astro's compiler
-# binding, which `npm ci` reports as "missing from lock file" (README, "Installing"). `npm install`
-# still installs exactly the versions the committed lockfile pins.
+# `npm ci`: exactly the versions the committed lockfile pins (it records every platform's packages).
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund --ignore-scripts
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY astro.config.mjs tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
@@ -35,7 +33,7 @@ WORKDIR /app
 ENV NODE_ENV=production
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 # What sidecar/src/main.ts imports, and nothing else: whole folders where the sidecar uses every
 # module, single files from src/build, src/data, src/discovery and src/site, which also hold build-only
 # modules (some import Astro). A new import of a module not listed here fails tests/container.test.ts.
@@ -45,7 +43,7 @@ COPY src/hub ./src/hub
 COPY src/mcp ./src/mcp
 COPY src/schemas ./src/schemas
 COPY src/search ./src/search
-COPY src/build/content-types.ts src/build/manifest.ts ./src/build/
+COPY src/build/built-for.ts src/build/content-types.ts src/build/manifest.ts ./src/build/
 COPY src/data/dataset.ts src/data/format-issue.ts ./src/data/
 COPY src/discovery/links.ts ./src/discovery/
 COPY src/discovery/cdn/static-headers.ts ./src/discovery/cdn/

@@ -1,18 +1,35 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { buildSite } from "../src/build/build-site.ts";
+import { replacedBuildWarning } from "../src/build/built-for.ts";
+import { MANIFEST_FILE } from "../src/build/manifest.ts";
 import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
 import { DataValidationError } from "../src/data/problems.ts";
+
+/** The public URL the build now in `distDir` was made for, if there is one. */
+function previousSiteUrl(distDir: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(distDir, MANIFEST_FILE), "utf8")) as { site_url?: unknown };
+    return typeof manifest.site_url === "string" ? manifest.site_url : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** `npm run build`: validate data/, prerender into dist/, write the manifest. */
 async function main(): Promise<number> {
   const started = performance.now();
   try {
     const config = parseConfig();
+    const previous = previousSiteUrl(config.DIST_DIR);
     const { dataset, manifest } = await buildSite({
       root: process.cwd(),
       dataDir: config.DATA_DIR,
       outDir: config.DIST_DIR,
       siteUrl: config.SITE_URL,
     });
+    const warning = replacedBuildWarning(previous, config.SITE_URL, Boolean(process.env.SITE_URL));
+    if (warning) console.warn(warning);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
       `Built ${manifest.entries.length} files from ${dataset.reviews.length} reviews into ${config.DIST_DIR}/ in ${seconds} s (site ${config.SITE_URL}).`,

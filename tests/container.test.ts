@@ -90,6 +90,7 @@ describe("the image recipe, replayed in a temporary folder", () => {
       "src",
     ]);
     expect(runtime.fromContext.filter((f) => f.startsWith("src/build/") || f.startsWith("src/pages/"))).toEqual([
+      "src/build/built-for.ts",
       "src/build/content-types.ts",
       "src/build/manifest.ts",
     ]);

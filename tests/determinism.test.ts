@@ -76,15 +76,17 @@ describe("the build manifest", () => {
     const dist = inject("sampleDist");
     const manifest = manifestOf(dist);
     const listed = manifest.entries.map((e) => e.file);
-    // _headers is host configuration for a CDN, written after the manifest so the sidecar never serves it;
-    // the sidecar's search index is listed apart from the published entries, with its own digest.
+    // _headers and nginx-removed.conf are host configuration for a CDN, written after the manifest so the
+    // sidecar never serves them; the sidecar's search index is listed apart from the published entries,
+    // with its own digest.
     const index = manifest.search_index;
     expect(index?.sha256).toBe(
       createHash("sha256")
         .update(readFileSync(path.join(dist, index?.file ?? "")))
         .digest("hex"),
     );
-    const onDisk = files(dist).filter((f) => f !== "build-manifest.json" && f !== "_headers" && f !== index?.file);
+    const hostFiles = ["build-manifest.json", "_headers", "nginx-removed.conf", index?.file];
+    const onDisk = files(dist).filter((f) => !hostFiles.includes(f));
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(onDisk.sort());
     const reviewCount = JSON.parse(readFileSync(path.join(dist, "reviews.json"), "utf8")).reviews.length;

@@ -11,7 +11,7 @@ import { buildTrend, monthsBetween } from "../src/insights/aspects/trend.ts";
 import { wilsonLowerBound } from "../src/insights/aspects/wilson.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
 import type { AspectId, AspectPolarity, ClausePolarity } from "../src/schemas/analysis.ts";
-import type { Review } from "../src/schemas/review.ts";
+import type { TextReview as Review } from "../src/schemas/review.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures/insights-aggregation/reviews.json");
 const permalink = (id: string) => `https://reviews.test/reviews/${id}/`;

@@ -15,7 +15,7 @@ const dev = readFileSync("tests/fixtures/insights/dev.jsonl", "utf8")
   .split("\n")
   .map((line) => JSON.parse(line) as { text: string; rating?: number });
 const reviews = [...loadDataset("data").reviews, ...dev.map((d) => ({ text: d.text, rating: d.rating ?? 3 }))];
-const texts = reviews.map((r) => r.text);
+const texts = reviews.map((r) => r.text ?? "");
 const ratings = reviews.map((r) => r.rating);
 const after = "Bill came at 3 for the year's service; the final Bill was fair.";
 

@@ -70,7 +70,7 @@ const startSidecar = (env: Record<string, string>) =>
   });
 
 const sidecarEnv = () => ({
-  DIST_DIR: inject("sampleDist"),
+  DIST_DIR: inject("localhostDist"),
   // The guard admits Host/Origin localhost, 127.0.0.1, [::1] and the SITE_URL host. The port is not
   // known before listening, and only the host name counts, so a port-less localhost URL is exact.
   SITE_URL: "http://localhost",

@@ -33,7 +33,7 @@ beforeAll(async () => {
     env: {
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
-      DIST_DIR: inject("sampleDist"),
+      DIST_DIR: inject("localhostDist"),
       SITE_URL: "http://localhost",
       MCP_SESSION_SECRET: "inspector-test-secret-0123456789abcdef",
       MCP_RATE_LIMIT_PER_MINUTE: "100000",

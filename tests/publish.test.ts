@@ -102,6 +102,13 @@ describe("npm run publish against a running sidecar", () => {
     const run = await publish({ DATA_DIR: dataNext, DIST_DIR: site.distDir, HUB_URL: hubUrl });
     expect(run.code, run.stderr).toBe(0);
     for (const topic of TOPICS) expect(run.stdout).toContain(`Pinged ${hubUrl} for ${topic}`);
+    // What the build produced, then what subscribers get.
+    expect(run.stdout).toMatch(
+      /Built \d+ files from 273 reviews \(0 removed\) in [\d.]+ s; against the previous build:/,
+    );
+    expect(run.stdout).toMatch(/^ {2}\d+ changed: .*\/api\/feed\.json/m);
+    expect(run.stdout).toMatch(/^ {2}\d+ added: \/reviews\/2026-11-21-hub-test\//m);
+    for (const topic of TOPICS) expect(run.stdout).toContain(`  ${topic}: changed, subscribers are being notified`);
     await waitFor("the pings in the sidecar's log", () => pingsLogged(hub) - before === TOPICS.length, 5000);
     const newest = distDocument(site.distDir, "/feed.xml");
     await waitFor("the delivery", () => subscriber.deliveriesTo("/publish/feed").length === 1, 10_000);
@@ -117,6 +124,8 @@ describe("npm run publish against a running sidecar", () => {
     const run = await publish({ DATA_DIR: dataNext, DIST_DIR: site.distDir, HUB_URL: hubUrl });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("no topic changed, so the hub is not pinged");
+    expect(run.stdout).toContain("  no document changed");
+    for (const topic of TOPICS) expect(run.stdout).toContain(`  ${topic}: unchanged, subscribers are not notified`);
     expect(run.stdout).not.toContain("Pinged");
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(pingsLogged(hub)).toBe(before);
@@ -151,6 +160,31 @@ describe("npm run publish against a running sidecar", () => {
     const run = await publish({ DATA_DIR: dataNext, DIST_DIR: downDist, HUB_URL: hubUrl });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Pinged ${hubUrl} for ${FEED}`);
+  });
+});
+
+describe("npm run publish after the sidecar picked the build up on its own", () => {
+  it("says per topic that subscribers were already notified, not that nothing changed", async () => {
+    const site = sidecarEnv("auto", { RELOAD_INTERVAL_MS: "100" });
+    const hub = await startHubSidecar(site.env, sidecars);
+    const hubUrl = `${hub.base}/api/websub/hub`;
+    // `npm run build` first (the sidecar loads it and distributes the changed topics), then publish.
+    const build = await runScript("scripts/build.ts", [], {
+      DATA_DIR: dataNext,
+      DIST_DIR: site.distDir,
+      SITE_URL: TEST_SITE_URL,
+    });
+    expect(build.code, build.stderr).toBe(0);
+    const newest = distDocument(site.distDir, "/feed.xml").sha256;
+    await waitFor("the sidecar's own reload", () => readHubState(site.stateDir).topics.get(FEED) === newest, 10_000);
+    const run = await publish({ DATA_DIR: dataNext, DIST_DIR: site.distDir, HUB_URL: hubUrl });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Accepted: nothing changed");
+    for (const topic of TOPICS) {
+      expect(run.stdout).toContain(
+        `  ${topic}: changed, subscribers were already notified (the sidecar had picked this build up on its own)`,
+      );
+    }
   });
 });
 

@@ -77,8 +77,8 @@ describe("sample dataset (data/)", () => {
     expect(replied.length / reviews.length, `${replyShare}; 25% to 45% wanted`).toBeGreaterThanOrEqual(0.25);
     expect(replied.length / reviews.length, `${replyShare}; 25% to 45% wanted`).toBeLessThanOrEqual(0.45);
 
-    const short = reviews.filter((review) => wordCount(review.text) < 8);
-    const long = reviews.filter((review) => wordCount(review.text) > 150);
+    const short = reviews.filter((review) => wordCount(review.text ?? "") < 8);
+    const long = reviews.filter((review) => wordCount(review.text ?? "") > 150);
     expect(short.length, `texts under 8 words: ${ids(short) || "none"}`).toBeGreaterThanOrEqual(SOME);
     expect(long.length, `texts over 150 words: ${ids(long) || "none"}`).toBeGreaterThanOrEqual(SOME);
   });

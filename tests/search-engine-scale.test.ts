@@ -27,7 +27,7 @@ const dates = [...new Set(reviews.map((r) => r.date))];
 const fragments = [
   ...new Set(
     reviews.slice(0, 200).flatMap((review, i) => {
-      const text = foldText(review.text);
+      const text = foldText(review.text ?? "");
       const at = (i * 37) % Math.max(1, text.length - 8);
       return [text.slice(at, at + 1 + (i % 7)), text.split(/\s+/)[i % 5] ?? "a"];
     }),

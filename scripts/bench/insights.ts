@@ -67,7 +67,7 @@ function runStep(root: string, kind: Kind, count: number, plusOne: boolean, thre
   const urls = siteUrls("https://reviews.example.com");
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const dataset = { business, reviews: list, sourceSha256: "" };
+  const dataset = { business, reviews: list, removed: [], sourceSha256: "" };
   const result = computeInsights({ root, dataDir: root, dataset, urls, workers: { threads } });
   const { user, system } = process.cpuUsage(cpu);
   return {

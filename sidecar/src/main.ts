@@ -12,7 +12,7 @@ import type { createHub as CreateHub } from "./hub/create-hub.ts";
 enableCompileCache();
 const [
   { setTimeout: delay },
-  { pino },
+  { chooseLogOutput, createLogger, underCi },
   { ConfigError, parseConfig },
   { BundleStore },
   { BundleError },
@@ -20,10 +20,10 @@ const [
   { SessionTokens },
   { createMetrics },
   { createSidecarServer },
-  { LineBatcher },
+  { SiteUrlMismatchError },
 ] = await Promise.all([
   import("node:timers/promises"),
-  import("pino"),
+  import("./logging/create-logger.ts"),
   import("../../src/config/parse-config.ts"),
   import("./bundle/bundle-store.ts"),
   import("./bundle/load-bundle.ts"),
@@ -31,7 +31,7 @@ const [
   import("./mcp/session-tokens.ts"),
   import("./metrics/metrics.ts"),
   import("./server.ts"),
-  import("./logging/line-batcher.ts"),
+  import("../../src/build/built-for.ts"),
 ]);
 
 function describe(config: Config, store: Store, port: number): string {
@@ -98,14 +98,18 @@ function start(): void {
   let logger: Logger;
   try {
     config = parseConfig();
-    // JSON lines on stdout through sonic-boom, synchronous (a line is never lost in a crash), joined
-    // per event-loop turn; what the exiting turn wrote is written on exit.
-    const lines = new LineBatcher(pino.destination({ sync: true }));
-    process.once("exit", () => lines.flushSync());
-    logger = pino({ level: config.LOG_LEVEL }, lines);
-    store = new BundleStore(config.DIST_DIR, logger, { pages: config.SERVE_STATIC });
+    logger = createLogger(
+      chooseLogOutput({
+        format: config.LOG_FORMAT,
+        level: config.LOG_LEVEL,
+        levelGiven: Boolean(process.env.LOG_LEVEL),
+        terminal: process.stdout.isTTY === true,
+        ci: underCi(process.env.CI),
+      }),
+    );
+    store = new BundleStore(config.DIST_DIR, logger, { pages: config.SERVE_STATIC, siteUrl: config.SITE_URL });
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof BundleError) {
+    if (error instanceof ConfigError || error instanceof BundleError || error instanceof SiteUrlMismatchError) {
       console.error(error.message);
       process.exit(1);
     }
@@ -125,6 +129,7 @@ function start(): void {
   let stopping = false;
   const readiness = () => {
     if (stopping) return "shutting down";
+    if (store.refusedBuild) return store.refusedBuild;
     return websub.isOpen() ? undefined : "the hub's database is closed";
   };
   const streams = new AbortController();

@@ -12,7 +12,7 @@ import { writeSearchIndex } from "../search/write-index.ts";
 import { siteUrls } from "../site/urls.ts";
 import { setBuildContext } from "./context.ts";
 import { buildManifest, listFiles, MANIFEST_FILE, serializeManifest } from "./manifest.ts";
-import { writeBrowserPages, writePermalinkPages } from "./review-pages.ts";
+import { writeBrowserPages, writePermalinkPages, writeRemovedPages } from "./review-pages.ts";
 
 export interface BuildOptions {
   root: string;
@@ -80,12 +80,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     for (const [file, digest] of writeSitemapFiles(staging, [...astroFiles, ...pages.keys()], dataset, urls)) {
       pages.set(file, digest);
     }
+    // Removed reviews' pages come after the sitemap: they are served, never listed.
+    for (const [file, digest] of writeRemovedPages(staging, dataset, urls)) {
+      if (pages.has(file)) throw new Error(`${file} is both a review and a removed review`);
+      pages.set(file, digest);
+    }
     const manifest = {
       ...buildManifest(staging, astroFiles, pages, dataset, options.siteUrl),
       search_index: writeIndexFile(staging, dataset),
     };
     writeFileSync(path.join(staging, MANIFEST_FILE), serializeManifest(manifest));
-    writeHeadersFile(staging, manifest, urls);
+    writeHeadersFile(staging, manifest, urls, dataset.removed);
     swapInto(staging, outDir);
     timings.manifest = since(phase);
     return { dataset, manifest, timings };

@@ -43,11 +43,13 @@ export function urlPathOf(file: string): string {
 function lastModifiedDates(dataset: Dataset): (urlPath: string) => string | undefined {
   const permalink = /^\/reviews\/([^/]+)\/$/;
   const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
+  const removed = new Map(dataset.removed.map((r) => [r.id, r.removed]));
   const overall = latestChange(dataset.reviews);
   return (urlPath) => {
     const match = permalink.exec(urlPath);
-    const review = match?.[1] ? byId.get(decodeURIComponent(match[1])) : undefined;
-    return review ? reviewLastChanged(review) : overall;
+    const id = match?.[1] ? decodeURIComponent(match[1]) : undefined;
+    const review = id ? byId.get(id) : undefined;
+    return review ? reviewLastChanged(review) : ((id && removed.get(id)) ?? overall);
   };
 }
 

@@ -5,6 +5,7 @@ import type { Dataset } from "../data/dataset.ts";
 import { browserSite } from "../site/browser/listing-page.ts";
 import { allListings, listingPath } from "../site/browser/listings.ts";
 import { permalinkPage } from "../site/browser/permalink-page.ts";
+import { removedPage } from "../site/browser/removed-page.ts";
 import type { SiteUrls } from "../site/urls.ts";
 import type { FileDigest } from "./manifest.ts";
 
@@ -69,5 +70,14 @@ export function writePermalinkPages(outDir: string, dataset: Dataset, urls: Site
   dataset.reviews.forEach((review, index) => {
     writePage(outDir, `reviews/${review.id}`, permalinkPage(dataset, urls, index), digests);
   });
+  return digests;
+}
+
+/** Writes the "removed on DATE" page at each removed review's permalink and returns their digests. */
+export function writeRemovedPages(outDir: string, dataset: Dataset, urls: SiteUrls): Map<string, FileDigest> {
+  const digests = new Map<string, FileDigest>();
+  for (const removed of dataset.removed) {
+    writePage(outDir, `reviews/${removed.id}`, removedPage(dataset.business.name, urls, removed), digests);
+  }
   return digests;
 }

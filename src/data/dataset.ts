@@ -1,10 +1,13 @@
 import type { Business } from "../schemas/business.ts";
+import type { RemovedReview } from "../schemas/removed-review.ts";
 import type { Review } from "../schemas/review.ts";
 
 /** Validated input data: the business and its reviews, newest first (by date, then id). */
 export interface Dataset {
   business: Business;
   reviews: readonly Review[];
+  /** Reviews taken down, by id: their permalinks say so; nothing else mentions them. */
+  removed: readonly RemovedReview[];
   /** sha256 over every input file (name and content), so derived documents can name their source. */
   sourceSha256: string;
 }

@@ -39,7 +39,7 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return best;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let previous = row[0] ?? 0;

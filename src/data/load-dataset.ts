@@ -1,9 +1,11 @@
 import type { z } from "zod";
 import { type Business, BusinessSchema } from "../schemas/business.ts";
+import { type RemovedReview, RemovedReviewSchema } from "../schemas/removed-review.ts";
 import { type Review, ReviewSchema } from "../schemas/review.ts";
-import { checkBusiness, checkReview, reviewContext } from "./check-references.ts";
+import { checkBusiness, checkReview, type ReviewContext, rawReferences, reviewContext } from "./check-references.ts";
 import { compareNewestFirst, type Dataset } from "./dataset.ts";
 import { describeIssues } from "./format-issue.ts";
+import { sourceHint, technicianIdsToNames } from "./normalise-review.ts";
 import { type DataProblem, DataValidationError } from "./problems.ts";
 import { readDataFiles, type SourceFile } from "./read-files.ts";
 import { fieldsAt } from "./schema-keys.ts";
@@ -47,6 +49,43 @@ function sortByFile(problems: DataProblem[]): DataProblem[] {
 }
 
 /**
+ * Everything that can be said about one review file on its own: the schema, the references to the
+ * catalogues, dates and file name. `context` is missing when business.json itself is broken.
+ * Used for published reviews, drafts and reviews about to be written by the editor's commands.
+ */
+export function checkReviewFile(
+  source: SourceFile,
+  context: ReviewContext | undefined,
+): { review: Review | undefined; fields: Partial<Review>; problems: DataProblem[] } {
+  const file = context ? { ...source, json: technicianIdsToNames(source.json, context.business) } : source;
+  const schemaProblems: DataProblem[] = [];
+  const review = parseWith(ReviewSchema, file, schemaProblems);
+  const fields = review ?? validFields(file.json);
+  const references = context ? checkReview(fields, file.stem, file.display, context, rawReferences(file.json)) : [];
+  // A reference check that understood the value (an area given by name) replaces the schema's message.
+  const explained = new Set(references.map((p) => p.field).filter((f) => /^(service_area|services\[\d+\])$/.test(f)));
+  const problems = [
+    ...schemaProblems.filter((p) => !explained.has(p.field)).map((p) => sourceHint(p, file.json)),
+    ...references,
+  ];
+  return { review: problems.length === 0 ? review : undefined, fields, problems };
+}
+
+/** Checks the removed-review records; returns the ids they keep reserved. */
+function loadRemoved(files: readonly SourceFile[], problems: DataProblem[]): RemovedReview[] {
+  const removed: RemovedReview[] = [];
+  for (const file of files) {
+    const record = parseWith(RemovedReviewSchema, file, problems);
+    if (!record) continue;
+    if (record.id !== file.stem) {
+      problems.push({ file: file.display, field: "id", message: `must equal the file name "${file.stem}"` });
+    }
+    removed.push(record);
+  }
+  return removed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
  * Loads and validates the whole data folder. Every problem in every file is collected, so an
  * editor sees them all in one run; any problem throws a DataValidationError listing them.
  */
@@ -60,30 +99,39 @@ export function loadDataset(dataDir: string, options: LoadOptions = {}): Dataset
     if (business) problems.push(...checkBusiness(business, read.business.display));
   }
 
+  const removed = loadRemoved(read.removed, problems);
+  const removedIds = new Set(removed.map((r) => r.id));
   const reviews: Review[] = [];
   const ids = new Map<string, string>();
   const today = options.today ?? (business ? todayIn(business.time_zone) : undefined);
   const context = business && today ? reviewContext(business, today) : undefined;
   for (const file of read.reviews) {
-    const review = parseWith(ReviewSchema, file, problems);
-    const fields = review ?? validFields(file.json);
-    if (fields.id !== undefined) {
-      const firstFile = ids.get(fields.id);
+    const checked = checkReviewFile(file, context);
+    problems.push(...checked.problems);
+    const id = checked.fields.id;
+    if (id !== undefined) {
+      const firstFile = ids.get(id);
       if (firstFile) {
         problems.push({
           file: file.display,
           field: "id",
-          message: `${JSON.stringify(fields.id)} is already used by ${firstFile}; ids are never reused`,
+          message: `${JSON.stringify(id)} is already used by ${firstFile}; ids are never reused`,
         });
       } else {
-        ids.set(fields.id, file.display);
+        ids.set(id, file.display);
+      }
+      if (removedIds.has(id)) {
+        problems.push({
+          file: file.display,
+          field: "id",
+          message: `${JSON.stringify(id)} belonged to a removed review (removed/${id}.json); ids are never reused, choose another`,
+        });
       }
     }
-    if (context) problems.push(...checkReview(fields, file.stem, file.display, context));
-    if (review) reviews.push(review);
+    if (checked.review) reviews.push(checked.review);
   }
 
   if (problems.length > 0 || !business) throw new DataValidationError(sortByFile(problems));
   reviews.sort(compareNewestFirst);
-  return { business, reviews, sourceSha256: read.sourceSha256 };
+  return { business, reviews, removed, sourceSha256: read.sourceSha256 };
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { DataProblem } from "./problems.ts";
@@ -14,73 +14,126 @@ export interface SourceFile {
 export interface ReadResult {
   business: SourceFile | undefined;
   reviews: SourceFile[];
+  /** `removed/*.json`: the records of reviews taken down. The folder is optional. */
+  removed: SourceFile[];
   problems: DataProblem[];
   sourceSha256: string;
 }
 
-function displayPath(file: string): string {
+export function displayPath(file: string): string {
   const relative = path.relative(process.cwd(), file);
   return relative.startsWith("..") || path.isAbsolute(relative) ? file : relative;
 }
 
-/**
- * Reads `business.json` and every `reviews/*.json` below `dataDir`, in name order, parsing JSON but
- * validating nothing else. Unreadable or malformed files become problems, never exceptions.
- */
-export function readDataFiles(dataDir: string): ReadResult {
-  const problems: DataProblem[] = [];
-  const hash = createHash("sha256");
+const BYTE_ORDER_MARK = "\uFEFF";
 
-  // Names are built from a folder computed once: path.relative per file costs ~1 s at 100k files.
-  const readJson = (file: string, display: string, hashName: string): SourceFile | undefined => {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : String(error);
-      problems.push({ file: display, field: "(file)", message: `cannot be read: ${reason}` });
-      return undefined;
-    }
-    hash.update(`${hashName}\0${text}\0`);
-    try {
-      return { display, stem: path.basename(file, ".json"), json: JSON.parse(text) };
-    } catch (error) {
-      problems.push({
+/**
+ * Parses one data file's text. A byte-order mark (Windows Notepad writes one) is accepted; an empty
+ * file and malformed JSON become a problem that says what is wrong with that file.
+ */
+export function parseDataText(text: string, display: string): { json: unknown } | { problem: DataProblem } {
+  const body = text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
+  if (body.trim() === "") {
+    return {
+      problem: {
+        file: display,
+        field: "(file)",
+        message: "is empty: it must hold one JSON object; write the review into it or delete the file",
+      },
+    };
+  }
+  try {
+    return { json: JSON.parse(body) };
+  } catch (error) {
+    return {
+      problem: {
         file: display,
         field: "(file)",
         message: `is not valid JSON: ${(error as Error).message}; check for a missing comma or quote`,
-      });
-      return undefined;
-    }
-  };
+      },
+    };
+  }
+}
 
-  const businessFile = path.join(dataDir, "business.json");
-  const business = readJson(businessFile, displayPath(businessFile), "business.json");
-  const reviewsDir = path.join(dataDir, "reviews");
-  let names: string[] = [];
+function readJson(
+  file: string,
+  display: string,
+  problems: DataProblem[],
+  hash?: { hash: Hash; name: string },
+): SourceFile | undefined {
+  let text: string;
   try {
-    names = readdirSync(reviewsDir).sort();
-  } catch {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : String(error);
+    problems.push({ file: display, field: "(file)", message: `cannot be read: ${reason}` });
+    return undefined;
+  }
+  hash?.hash.update(`${hash.name}\0${text}\0`);
+  const parsed = parseDataText(text, display);
+  if ("problem" in parsed) {
+    problems.push(parsed.problem);
+    return undefined;
+  }
+  return { display, stem: path.basename(file, ".json"), json: parsed.json };
+}
+
+/**
+ * Reads every `*.json` of a folder in name order. A missing folder is a problem unless `optional`;
+ * other files are problems too, so a review saved as `.txt` is not silently left out.
+ */
+export function readJsonFolder(
+  dir: string,
+  problems: DataProblem[],
+  options: { optional?: boolean; hash?: Hash; hashPrefix?: string } = {},
+): SourceFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (error) {
+    if (options.optional && (error as NodeJS.ErrnoException).code === "ENOENT") return [];
     problems.push({
-      file: displayPath(reviewsDir),
+      file: displayPath(dir),
       field: "(folder)",
       message: "cannot be read: create the folder and put one JSON file per review in it",
     });
+    return [];
   }
-  const reviews: SourceFile[] = [];
-  const reviewsDisplay = displayPath(reviewsDir);
+  // Names are built from a folder computed once: path.relative per file costs ~1 s at 100k files.
+  const folder = displayPath(dir);
+  const files: SourceFile[] = [];
   for (const name of names) {
     if (name.startsWith(".")) continue;
     if (!name.endsWith(".json")) {
       problems.push({
-        file: `${reviewsDisplay}/${name}`,
+        file: `${folder}/${name}`,
         field: "(file)",
         message: "is not a .json file: review files must be named <id>.json",
       });
       continue;
     }
-    const file = readJson(path.join(reviewsDir, name), `${reviewsDisplay}/${name}`, `reviews/${name}`);
-    if (file) reviews.push(file);
+    const hash = options.hash ? { hash: options.hash, name: `${options.hashPrefix}${name}` } : undefined;
+    const file = readJson(path.join(dir, name), `${folder}/${name}`, problems, hash);
+    if (file) files.push(file);
   }
-  return { business, reviews, problems, sourceSha256: hash.digest("hex") };
+  return files;
+}
+
+/**
+ * Reads `business.json`, every `reviews/*.json` and every `removed/*.json` below `dataDir`, in name
+ * order, parsing JSON but validating nothing else. Unreadable or malformed files become problems,
+ * never exceptions. Drafts (`drafts/`) are not part of the published data and are not read here.
+ */
+export function readDataFiles(dataDir: string): ReadResult {
+  const problems: DataProblem[] = [];
+  const hash = createHash("sha256");
+  const businessFile = path.join(dataDir, "business.json");
+  const business = readJson(businessFile, displayPath(businessFile), problems, { hash, name: "business.json" });
+  const reviews = readJsonFolder(path.join(dataDir, "reviews"), problems, { hash, hashPrefix: "reviews/" });
+  const removed = readJsonFolder(path.join(dataDir, "removed"), problems, {
+    optional: true,
+    hash,
+    hashPrefix: "removed/",
+  });
+  return { business, reviews, removed, problems, sourceSha256: hash.digest("hex") };
 }

@@ -4,9 +4,11 @@ import path from "node:path";
 import type { FileDigest } from "../build/manifest.ts";
 import { type Dataset, latestChange, reviewLastChanged } from "../data/dataset.ts";
 import type { BuildManifest } from "../schemas/manifest.ts";
+import type { RemovedReview } from "../schemas/removed-review.ts";
 import type { SiteUrls } from "../site/urls.ts";
 import { headerRules } from "./cdn/header-rules.ts";
 import { HEADERS_FILE, renderHeadersFile } from "./cdn/headers-file.ts";
+import { NGINX_REMOVED_FILE, removedHeaderRules, renderNginxRemoved } from "./cdn/removed-rules.ts";
 import { buildSitemaps, type SitemapPage } from "./sitemap/sitemap.ts";
 
 /** URL path of an HTML page file, or undefined for any other file. */
@@ -48,7 +50,17 @@ export function writeSitemapFiles(
   return digests;
 }
 
-/** Writes `_headers` for the files of a finished manifest; it stays out of the manifest, so nothing serves it. */
-export function writeHeadersFile(outDir: string, manifest: BuildManifest, urls: SiteUrls): void {
-  writeFileSync(path.join(outDir, HEADERS_FILE), renderHeadersFile(headerRules(manifest.entries, urls)));
+/**
+ * Writes `_headers` for the files of a finished manifest and the nginx snippet for removed reviews;
+ * both stay out of the manifest, so nothing serves them.
+ */
+export function writeHeadersFile(
+  outDir: string,
+  manifest: BuildManifest,
+  urls: SiteUrls,
+  removed: readonly RemovedReview[] = [],
+): void {
+  const rules = [...headerRules(manifest.entries, urls), ...removedHeaderRules(removed, urls)];
+  writeFileSync(path.join(outDir, HEADERS_FILE), renderHeadersFile(rules));
+  writeFileSync(path.join(outDir, NGINX_REMOVED_FILE), renderNginxRemoved(removed, urls));
 }

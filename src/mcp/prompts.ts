@@ -8,7 +8,7 @@ function reviewLines(reviews: readonly Review[]): string {
     .map((r) => {
       const reply = r.response ? ` [Owner replied ${r.response.date}: ${r.response.text}]` : "";
       const who = r.technicians.length > 0 ? ` technicians: ${r.technicians.join(", ")};` : "";
-      return `- id ${r.id} | ${r.date} | ${r.rating}/5 |${who} services: ${r.services.join(", ")} | ${r.title ? `${r.title}: ` : ""}${r.text}${reply}`;
+      return `- id ${r.id} | ${r.date} | ${r.rating}/5 |${who} services: ${r.services.join(", ")} | ${r.title ? `${r.title}: ` : ""}${r.text ?? "(rating only)"}${reply}`;
     })
     .join("\n");
 }

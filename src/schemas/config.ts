@@ -35,6 +35,10 @@ export const ConfigSchema = z
     DATA_DIR: z.string().min(1).default("data"),
     SERVE_STATIC: BooleanFlagSchema.default(true),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "silent"]).default("info"),
+    LOG_FORMAT: z
+      .enum(["auto", "json", "pretty"], { error: "must be auto, json or pretty" })
+      .default("auto")
+      .meta({ description: "auto: human-readable in an interactive terminal (not under CI), JSON lines otherwise." }),
     RELOAD_INTERVAL_MS: z.coerce
       .number({ error: "must be a whole number of milliseconds, 0 to disable" })
       .int({ error: "must be a whole number of milliseconds, 0 to disable" })

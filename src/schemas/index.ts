@@ -7,6 +7,7 @@ export * from "./insights.ts";
 export * from "./json-feed.ts";
 export * from "./lexicon.ts";
 export * from "./manifest.ts";
+export * from "./removed-review.ts";
 export * from "./review.ts";
 export * from "./reviews-document.ts";
 export * from "./search.ts";

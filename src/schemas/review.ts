@@ -20,7 +20,20 @@ export const VerificationMethodSchema = z
       "How the review was tied to a real job: matched to a job record, to an invoice, or written from a post-job invitation.",
   });
 
-export const VerificationSchema = z.strictObject({ method: VerificationMethodSchema }).meta({ id: "Verification" });
+export const VerificationSchema = z
+  .strictObject({
+    method: VerificationMethodSchema,
+    reference: NonEmptyTextSchema.max(120, { error: "must be at most 120 characters" })
+      .optional()
+      .meta({ description: "The job, invoice or invitation number the review was matched to." }),
+  })
+  .meta({ id: "Verification" });
+
+/** Where reviews come from; an unknown source is refused so a typo cannot create a new one. */
+export const REVIEW_SOURCES = ["direct", "email_invitation", "sms_invitation", "google", "csv_import"] as const;
+export const ReviewSourceSchema = z
+  .enum(REVIEW_SOURCES, { error: `must be one of ${REVIEW_SOURCES.join(", ")}` })
+  .meta({ description: 'Where the review was collected, e.g. "direct", "email_invitation", "google".' });
 
 export const OwnerResponseSchema = z
   .strictObject({
@@ -36,14 +49,16 @@ export const ReviewSchema = z
     date: IsoDateSchema.meta({ description: "Date the review was written (local date of the business)." }),
     rating: RatingSchema,
     title: NonEmptyTextSchema.max(200, { error: "must be at most 200 characters" }).optional(),
-    text: NonEmptyTextSchema.meta({ description: "Review text, plain text; paragraphs separated by a blank line." }),
+    text: NonEmptyTextSchema.optional().meta({
+      description: "Review text, plain text; paragraphs separated by a blank line. Absent for a rating-only review.",
+    }),
     author: ReviewAuthorSchema,
     verified: z.literal(true, { error: "must be true: only verified reviews are published" }),
     verification: VerificationSchema,
-    source: z
-      .string({ error: "must be text" })
-      .regex(/^[a-z][a-z0-9_]*$/, { error: "must be a lower-case word such as direct or email_invitation" })
-      .meta({ description: 'Where the review was collected, e.g. "direct", "email_invitation".' }),
+    source: ReviewSourceSchema,
+    source_id: NonEmptyTextSchema.max(200, { error: "must be at most 200 characters" })
+      .optional()
+      .meta({ description: "The review's id at its source (an import), so importing it again adds nothing." }),
     technicians: z
       .array(NonEmptyTextSchema, { error: "must be a list of technician names" })
       .meta({ description: 'Technicians on the job, by display name, e.g. ["Luis O."].' }),
@@ -56,3 +71,7 @@ export const ReviewSchema = z
   })
   .meta({ id: "Review", description: "One verified customer review." });
 export type Review = z.infer<typeof ReviewSchema>;
+
+/** A review with words: only these go into text analysis (a rating-only review has none). */
+export type TextReview = Review & { text: string };
+export const hasText = (review: Review): review is TextReview => review.text !== undefined;

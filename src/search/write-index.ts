@@ -9,8 +9,8 @@ import { encodePosting } from "./postings.ts";
 export const dateNumber = (date: string): number => Number(date.slice(0, 4) + date.slice(5, 7) + date.slice(8, 10));
 
 /** Folded title and text, joined by a NUL (which no valid query contains, so no match spans both). */
-export const foldedReviewText = (review: { title?: string | undefined; text: string }): string =>
-  foldText(review.title ? `${review.title}\u0000${review.text}` : review.text);
+export const foldedReviewText = (review: { title?: string | undefined; text?: string | undefined }): string =>
+  foldText([review.title, review.text].filter(Boolean).join("\u0000"));
 
 function postingsByKey(count: number, keysOf: (position: number) => readonly string[]): Map<string, number[]> {
   const byKey = new Map<string, number[]>();

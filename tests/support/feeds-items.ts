@@ -31,7 +31,7 @@ export function escapingProblems(html: string, review: Review): string[] {
     .replace(ALLOWED_TAGS, "\u0000")
     .replace(ENTITY, (entity) => DECODE[entity] ?? entity);
   const blocks = new Set(decoded.split("\u0000"));
-  for (const paragraph of [...paragraphs(review.text), ...paragraphs(review.response?.text ?? "")]) {
+  for (const paragraph of [...paragraphs(review.text ?? ""), ...paragraphs(review.response?.text ?? "")]) {
     if (!blocks.has(paragraph)) problems.push(`paragraph not found verbatim after decoding: ${paragraph}`);
   }
   return problems;

@@ -35,7 +35,7 @@ const queryArb: fc.Arbitrary<string> = fc.oneof(
   fc
     .tuple(fc.constantFrom(...REVIEWS), fc.boolean(), fc.nat(), fc.integer({ min: 1, max: 12 }), fc.array(fc.boolean()))
     .map(([review, useTitle, start, length, upper]) => {
-      const source = (useTitle && review.title) || review.text;
+      const source = (useTitle && review.title) || review.text || "";
       const from = start % source.length;
       const cut = source.slice(from, from + length);
       return [...cut]

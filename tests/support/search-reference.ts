@@ -61,7 +61,7 @@ function naiveMatches(params: NaiveParams): Review[] {
     if (params.until !== undefined && review.date > params.until) return false;
     if (params.query !== undefined) {
       const needle = plain(params.query);
-      if (!plain(review.text).includes(needle) && !plain(review.title ?? "").includes(needle)) return false;
+      if (!plain(review.text ?? "").includes(needle) && !plain(review.title ?? "").includes(needle)) return false;
     }
     if (params.mentions_technician !== undefined && !review.technicians.some((name) => names.includes(name))) {
       return false;

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
+import { SiteUrlMismatchError } from "../../../src/build/built-for.ts";
 import { MANIFEST_FILE } from "../../../src/build/manifest.ts";
 import { type LoadedBundle, loadIndexedBundle } from "./loaded-bundle.ts";
 
@@ -24,11 +25,13 @@ export class BundleStore {
   readonly #listeners: ((loaded: LoadedBundle) => void)[] = [];
 
   readonly distDir: string;
+  /** Why the build on disk is not served (made for another public URL), for /readyz; else undefined. */
+  refusedBuild: string | undefined;
   private readonly logger: Logger;
   /** Whether HTML pages are served from the bundle (SERVE_STATIC); if not, their entries are dropped. */
-  private readonly options: { pages?: boolean };
+  private readonly options: { pages?: boolean; siteUrl?: string };
 
-  constructor(distDir: string, logger: Logger, options: { pages?: boolean } = {}) {
+  constructor(distDir: string, logger: Logger, options: { pages?: boolean; siteUrl?: string } = {}) {
     this.distDir = distDir;
     this.logger = logger;
     this.options = options;
@@ -48,10 +51,17 @@ export class BundleStore {
       const next = loadIndexedBundle(this.distDir, this.options);
       this.#current = next;
       this.#stamp = stamp;
+      this.refusedBuild = undefined;
       for (const listener of this.#listeners) listener(next);
       this.logger.info({ reviews: next.index.count, data: next.index.version }, "loaded a new build");
       return true;
     } catch (error) {
+      if (error instanceof SiteUrlMismatchError) {
+        this.#stamp = stamp; // said once per build, not once per poll
+        this.refusedBuild = `dist/ holds a build for another public URL: ${error.message}`;
+        this.logger.error(`not serving the new build: ${error.message}`);
+        return false;
+      }
       // A build may be mid-swap; keep serving the old one and try again on the next tick.
       this.logger.warn({ err: error }, "could not load the new build yet");
       return false;

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { assertBuiltFor } from "../../../src/build/built-for.ts";
 import { MANIFEST_FILE } from "../../../src/build/manifest.ts";
 import { type BuildManifest, BuildManifestSchema, type ManifestEntry } from "../../../src/schemas/manifest.ts";
 import { scanManifest } from "./manifest-scan.ts";
@@ -16,7 +17,7 @@ export class BundleError extends Error {
 }
 
 /** Loads the manifest of a build; the sidecar serves only what a successful build listed. */
-export function loadBundle(distDir: string, options: { pages?: boolean } = {}): Bundle {
+export function loadBundle(distDir: string, options: { pages?: boolean; siteUrl?: string } = {}): Bundle {
   const dir = path.resolve(distDir);
   const file = path.join(dir, MANIFEST_FILE);
   let raw: unknown;
@@ -36,6 +37,7 @@ export function loadBundle(distDir: string, options: { pages?: boolean } = {}): 
   const parsed = BuildManifestSchema.safeParse({ ...(raw as object), entries: kept });
   if (!parsed.success) throw new BundleError(`${file} is not a valid build manifest: ${parsed.error.message}`);
   const manifest = parsed.data;
+  if (options.siteUrl) assertBuiltFor(manifest.site_url, options.siteUrl, distDir);
   const { entries } = manifest;
   return { dir, manifest, entries: new Map(entries.map((e) => [e.path, e])) };
 }

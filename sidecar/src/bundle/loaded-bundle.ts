@@ -32,7 +32,7 @@ export function readDocument(bundle: Bundle, urlPath: string): string | undefine
  * against the manifest's sha256 and data version (so a file caught mid-swap is refused, never
  * half-read), and viewed in place: nothing is parsed per review.
  */
-export function loadIndexedBundle(distDir: string, options: { pages?: boolean } = {}): LoadedBundle {
+export function loadIndexedBundle(distDir: string, options: { pages?: boolean; siteUrl?: string } = {}): LoadedBundle {
   const bundle = loadBundle(distDir, options);
   const listed = bundle.manifest.search_index;
   if (!listed) throw new BundleError(`${bundle.dir}'s manifest lists no search index; rebuild it (npm run build).`);

@@ -50,6 +50,7 @@ export function feedId(business: Business, feed: "atom" | "json"): string {
 
 function headline(review: Review): string {
   if (review.title) return review.title;
+  if (!review.text) return `${review.rating}-star rating`;
   const firstLine = review.text.split(/\n/)[0] ?? review.text;
   // Cut by code points, never inside a surrogate pair (an emoji).
   const points = Array.from(firstLine);
@@ -80,8 +81,8 @@ export function buildFeedEntry(dataset: Dataset, urls: SiteUrls, review: Review)
   ].filter((f): f is string => f !== undefined);
   const summary = `${facts.join(" · ")}.`;
 
-  let text = `${stars(review.rating)} ${review.rating}/5 by ${review.author.name}\n\n${review.text}`;
-  let html = `<p>${stars(review.rating)} ${review.rating}/5 by ${escapeHtml(review.author.name)}</p>${textToHtml(review.text)}`;
+  let text = `${stars(review.rating)} ${review.rating}/5 by ${review.author.name}${review.text ? `\n\n${review.text}` : ""}`;
+  let html = `<p>${stars(review.rating)} ${review.rating}/5 by ${escapeHtml(review.author.name)}</p>${review.text ? textToHtml(review.text) : ""}`;
   if (review.response) {
     text += `\n\nResponse from ${business.name} (${review.response.date}):\n\n${review.response.text}`;
     html +=

@@ -1,6 +1,6 @@
 import type { AspectId, AspectPolarity, EvidenceSpan } from "../../schemas/analysis.ts";
 import type { Quote } from "../../schemas/insights.ts";
-import type { Review } from "../../schemas/review.ts";
+import type { TextReview as Review } from "../../schemas/review.ts";
 import type { AnalysedReview } from "../analysed-review.ts";
 import type { Thresholds } from "../thresholds.ts";
 import type { Judgements } from "./judgements.ts";

@@ -2,7 +2,7 @@ import { ratingDistribution, summarize } from "../../documents/aggregate.ts";
 import type { Business } from "../../schemas/business.ts";
 import type { EntityInsight, InsightsDocument } from "../../schemas/insights.ts";
 import type { EntityAliasesFile } from "../../schemas/insights-data.ts";
-import type { Review } from "../../schemas/review.ts";
+import type { TextReview as Review } from "../../schemas/review.ts";
 import { aspectBreakdown } from "../aspects/build-aspects.ts";
 import type { Judgements } from "../aspects/judgements.ts";
 import type { Thresholds } from "../thresholds.ts";

@@ -1,6 +1,6 @@
 import type { ReviewAnalysis } from "../../schemas/analysis.ts";
 import type { Lexicon } from "../../schemas/lexicon.ts";
-import type { Review } from "../../schemas/review.ts";
+import type { TextReview as Review } from "../../schemas/review.ts";
 import { AnalysedReview } from "../analysed-review.ts";
 import type { AnalysisCache } from "../cache/analysis-cache.ts";
 import { type Encoded, encode } from "../cache/codec.ts";

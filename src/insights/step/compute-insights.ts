@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Dataset } from "../../data/dataset.ts";
 import { type DataProblem, DataValidationError, formatProblem } from "../../data/problems.ts";
 import type { InsightsDocument } from "../../schemas/insights.ts";
+import { hasText } from "../../schemas/review.ts";
 import type { SiteUrls } from "../../site/urls.ts";
 import { createAnalyzer, loadLexicon, METHOD_VERSION } from "../analysis/analyze-review.ts";
 import { DEFAULT_LEXICON_DIR } from "../analysis/lexicon.ts";
@@ -55,7 +56,9 @@ const since = (start: number) => (performance.now() - start) / 1000;
  */
 export function computeInsights(options: InsightsStepOptions): InsightsStepResult {
   let phase = performance.now();
-  const { business, reviews } = options.dataset;
+  const { business } = options.dataset;
+  // Rating-only reviews have no words to analyse.
+  const reviews = options.dataset.reviews.filter(hasText);
   const problems: DataProblem[] = [];
   const editor = loadEditorData(options.root, options.dataDir, business, problems);
   if (problems.length > 0) throw new DataValidationError(problems);

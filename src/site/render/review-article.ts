@@ -32,6 +32,6 @@ export function reviewArticleHtml(review: Review, businessName: string, heading:
     `<article class="review" id="review-${h(review.id)}">` +
     `<${heading}><span class="stars" aria-label="${review.rating} out of 5 stars">${stars(review.rating)}</span> ` +
     `<a href="/reviews/${encodeURIComponent(review.id)}/">${h(reviewHeadline(review))}</a></${heading}>` +
-    `<p class="meta">${meta}</p>${paras(review.text)}${reply}</article>`
+    `<p class="meta">${meta}</p>${review.text ? paras(review.text) : ""}${reply}</article>`
   );
 }

@@ -65,7 +65,7 @@ export function findRepeatedSentences(sources: readonly SentenceSource[]): Repea
 
 /** Every text of a review that counts as the review's own words (not the owner's reply). */
 export function customerTexts(review: Review): string[] {
-  return review.title === undefined ? [review.text] : [review.title, review.text];
+  return [review.title, review.text].filter((text): text is string => text !== undefined);
 }
 
 /** First name -> technician display names with that first name ("Chris" -> ["Chris M.", "Chris A."]). */
