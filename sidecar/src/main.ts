@@ -20,6 +20,7 @@ const [
   { createMetrics },
   { createSidecarServer },
   { LineBatcher },
+  { connectSharedState },
 ] = await Promise.all([
   import("node:timers/promises"),
   import("pino"),
@@ -31,6 +32,7 @@ const [
   import("./metrics/metrics.ts"),
   import("./server.ts"),
   import("./logging/line-batcher.ts"),
+  import("./database/shared-state.ts"),
 ]);
 
 function describe(config: Config, store: Store, port: number): string {
@@ -63,14 +65,20 @@ const within = (work: Promise<unknown>, deadline: number) =>
  * load balancer can notice), then no new connections; in-flight requests and hub deliveries finish
  * within SHUTDOWN_TIMEOUT_MS, the database closes (checkpointing its WAL) and the process exits.
  */
-async function shutdown(config: Config, server: Server, websub: ReturnType<typeof CreateHub>, logger: Logger) {
+async function shutdown(
+  config: Config,
+  server: Server,
+  websub: ReturnType<typeof CreateHub>,
+  logger: Logger,
+  closeDatabase: () => Promise<void>,
+) {
   await delay(config.SHUTDOWN_DELAY_MS);
   const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
   const closed = new Promise((resolve) => server.close(resolve));
   // Keep-alive connections become idle once their request is answered: close them as they do.
   server.closeIdleConnections();
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
-  const clean = await within(Promise.all([closed, websub.close()]), deadline);
+  const clean = await within(Promise.all([closed, websub.close().then(closeDatabase)]), deadline);
   clearInterval(sweep);
   if (!clean) {
     logger.warn("shutdown deadline reached: cutting the remaining connections and deliveries");
@@ -83,7 +91,7 @@ async function shutdown(config: Config, server: Server, websub: ReturnType<typeo
 }
 
 /** The only file that reads configuration and listens. */
-function start(): void {
+async function start(): Promise<void> {
   let config: Config;
   let store: Store;
   let logger: Logger;
@@ -106,19 +114,38 @@ function start(): void {
   if (!config.MCP_SESSION_SECRET) {
     logger.warn("MCP_SESSION_SECRET is not set: MCP sessions are valid in this process only");
   }
+  // DATABASE_URL: the hub's state and MCP session revocations in PostgreSQL, shared by replicas.
+  let shared: Awaited<ReturnType<typeof connectSharedState>>;
+  try {
+    shared = await connectSharedState(config.DATABASE_URL, logger);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
   const sessions = new SessionTokens(
     config.MCP_SESSION_SECRET ?? SessionTokens.randomSecret(),
     config.MCP_SESSION_TTL_SECONDS,
+    Date.now,
+    shared.revocations,
   );
   const metrics = createMetrics();
-  const websub = createHub(config, store, logger, metrics);
+  const websub = createHub(config, store, logger, metrics, shared.db);
   websub.hub.start();
   let stopping = false;
-  const readiness = () => {
-    if (stopping) return "shutting down";
-    return websub.isOpen() ? undefined : "the hub's database is closed";
-  };
-  const { server } = createSidecarServer({ config, store, logger, sessions, hub: websub.routes, metrics, readiness });
+  // The database being away makes only the hub answer 503: reads and MCP still work, so the
+  // replica stays ready and /readyz reports the database's state in its body.
+  const readiness = () => (stopping ? "shutting down" : shared.db ? undefined : websub.problem());
+  const databaseState = () => ({ database: shared.describe(websub.problem()) });
+  const { server } = createSidecarServer({
+    config,
+    store,
+    logger,
+    sessions,
+    hub: websub.routes,
+    metrics,
+    readiness,
+    readinessDetails: databaseState,
+  });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     console.log(describe(config, store, typeof address === "object" && address ? address.port : config.PORT));
@@ -138,10 +165,10 @@ function start(): void {
     stopping = true;
     store.stop();
     logger.info("shutting down");
-    void shutdown(config, server, websub, logger);
+    void shutdown(config, server, websub, logger, shared.close);
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }
 
-start();
+await start();

@@ -14,7 +14,7 @@ export interface Metrics {
   trackActiveMcpSessions(count: () => number): void;
   delivery(outcome: DeliveryOutcome): void;
   /** Subscriptions per topic, read from the hub's store at scrape time. */
-  trackSubscriptions(count: () => ReadonlyMap<string, number>): void;
+  trackSubscriptions(count: () => Promise<ReadonlyMap<string, number>>): void;
 }
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -64,15 +64,17 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   for (const outcome of ["delivered", "failed", "gave_up", "dropped"]) deliveries.labels({ outcome }).inc(0);
-  let subscriptions = (): ReadonlyMap<string, number> => new Map();
+  let subscriptions = async (): Promise<ReadonlyMap<string, number>> => new Map();
   new Gauge({
     name: "websub_subscriptions",
     help: "Active WebSub subscriptions per topic.",
     labelNames: ["topic"] as const,
     registers: [registry],
-    collect() {
+    async collect() {
+      // The hub's database may be away: the gauge is then empty rather than the scrape failing.
+      const counts = await subscriptions().catch(() => new Map<string, number>());
       this.reset();
-      for (const [topic, count] of subscriptions()) this.labels({ topic }).set(count);
+      for (const [topic, count] of counts) this.labels({ topic }).set(count);
     },
   });
 

@@ -1,0 +1,115 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { Logger } from "pino";
+import type { TopicContent } from "./content.ts";
+import { type DeliveryOutcome, deliver, type RetryPolicy } from "./distributor.ts";
+import type { GuardedClient } from "./outbound/guarded-client.ts";
+import type { HubStore } from "./store/hub-store.ts";
+
+export type { DeliveryOutcome };
+
+export interface DeliveryLoopDeps {
+  store: HubStore;
+  client: GuardedClient;
+  retry: RetryPolicy;
+  hubUrl: string;
+  logger: Logger;
+  now(): number;
+  claimMs: number;
+  maxRunning: number;
+  content(topic: string): TopicContent | undefined;
+  /** Topic to content hash this replica serves: it claims only deliveries of that content. */
+  serving(): ReadonlyMap<string, string>;
+  track<T>(work: Promise<T>): Promise<T>;
+  onOutcome(outcome: DeliveryOutcome): void;
+}
+
+/** How far ahead a due retry is waited for in the loop; later ones are left to the hub's sweep. */
+const LOOKAHEAD_MS = 1000;
+
+/**
+ * Works off owed deliveries: claims as many as may run (the store hands each to one replica), starts
+ * each at once so one slow subscriber holds back no one, and claims more as they finish or when
+ * woken (a change here, a notification from another replica, the sweep). When the store is
+ * unreachable it stops; the next sweep or wake-up starts it again.
+ */
+export class DeliveryLoop {
+  readonly #deps: DeliveryLoopDeps;
+  #running = false;
+  #stopping = false;
+  #wake: (() => void) | undefined;
+  #again = false;
+
+  constructor(deps: DeliveryLoopDeps) {
+    this.#deps = deps;
+  }
+
+  kick(): void {
+    if (this.#stopping) return;
+    if (this.#running) {
+      this.#again = true;
+      this.#wake?.();
+      return;
+    }
+    this.#running = true;
+    void this.#deps
+      .track(this.#drain())
+      .catch((error) => this.#deps.logger.warn({ err: error }, "websub deliveries paused: the store failed"))
+      .finally(() => {
+        this.#running = false;
+      });
+  }
+
+  stop(): void {
+    this.#stopping = true;
+    this.#wake?.();
+  }
+
+  async #drain(): Promise<void> {
+    const { store, now, claimMs, maxRunning } = this.#deps;
+    const running = new Set<Promise<void>>();
+    try {
+      for (;;) {
+        this.#again = false;
+        // One reading of the clock per round: what was not claimable at `at` is waited for from `at`.
+        const at = now();
+        // Stopping: deliveries under way finish, none starts (what is owed stays in the store).
+        const room = this.#stopping ? 0 : maxRunning - running.size;
+        if (room > 0) {
+          const claimed = await store.claimDeliveries({
+            now: at,
+            claimUntil: at + claimMs,
+            limit: room,
+            serving: this.#deps.serving(),
+          });
+          for (const delivery of claimed) {
+            const run = this.#deps
+              .track(deliver(this.#deps, delivery))
+              .then(this.#deps.onOutcome, (error) =>
+                this.#deps.logger.warn({ err: error }, "websub delivery not recorded"),
+              )
+              .finally(() => running.delete(run));
+            running.add(run);
+          }
+          if (claimed.length === room) continue;
+        }
+        if (this.#again) continue;
+        let waitMs: number | undefined;
+        if (running.size === 0) {
+          if (this.#stopping) return;
+          const next = await store.nextDueAt(at);
+          if (next === undefined || next - now() > LOOKAHEAD_MS) return;
+          waitMs = Math.max(0, next - now());
+        }
+        const woken = new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+        const waits: Promise<unknown>[] = [woken, ...running];
+        if (waitMs !== undefined) waits.push(delay(waitMs, undefined, { ref: false }));
+        await Promise.race(waits);
+        this.#wake = undefined;
+      }
+    } finally {
+      await Promise.allSettled(running);
+    }
+  }
+}
