@@ -59,7 +59,7 @@ export class Postgres {
   }
 
   async #migrate(): Promise<void> {
-    const client = await this.#pool.connect();
+    const { client, release } = await this.#checkOut();
     try {
       await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
       await client.query("CREATE TABLE IF NOT EXISTS sidecar_schema_migrations (version INTEGER PRIMARY KEY)");
@@ -79,7 +79,7 @@ export class Postgres {
       }
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
-      client.release();
+      release();
     }
   }
 
@@ -108,7 +108,8 @@ export class Postgres {
 
   #down(error: Error): void {
     if (this.#closed) return;
-    if (!this.#problem) this.#logger.warn({ err: error }, "database unreachable");
+    const code = (error as Error & { code?: unknown }).code;
+    if (!this.#problem) this.#logger.warn({ reason: error.message, code }, "database unreachable");
     this.#problem = `database unreachable: ${error.message}`;
     this.#scheduleReconnect();
   }
@@ -168,14 +169,31 @@ export class Postgres {
     }
   }
 
-  /** Runs `work` in one transaction on one connection; rolls back if it throws. */
-  async transaction<T>(work: (query: (sql: string, params?: Params) => Promise<Rows>) => Promise<T>): Promise<T> {
+  /**
+   * A pooled connection for several statements. While it is checked out the pool does not watch it,
+   * so a server that goes away in between must not raise an unhandled 'error'.
+   */
+  async #checkOut(): Promise<{ client: pg.PoolClient; release(broken?: Error): void }> {
     let client: pg.PoolClient;
     try {
       client = await this.#pool.connect();
     } catch (error) {
       this.#fail(error);
     }
+    const onError = (error: Error) => this.#down(error);
+    client.on("error", onError);
+    return {
+      client,
+      release: (broken) => {
+        client.off("error", onError);
+        client.release(broken);
+      },
+    };
+  }
+
+  /** Runs `work` in one transaction on one connection; rolls back if it throws. */
+  async transaction<T>(work: (query: (sql: string, params?: Params) => Promise<Rows>) => Promise<T>): Promise<T> {
+    const { client, release } = await this.#checkOut();
     let broken: Error | undefined;
     try {
       await client.query("BEGIN");
@@ -188,7 +206,7 @@ export class Postgres {
       this.#fail(error);
     } finally {
       // A connection that failed is discarded rather than handed to the next query.
-      client.release(broken);
+      release(broken);
     }
   }
 

@@ -48,7 +48,7 @@ export function createHub(config: Config, bundles: BundleStore, logger: Logger, 
     // Claim only what can run at once, so a claim never waits for a connection; a claim outlives the
     // longest request (timeout), so only a crashed replica's claims lapse.
     maxRunningDeliveries: config.HUB_CONCURRENCY,
-    claimMs: 2 * config.HUB_TIMEOUT_MS + 5_000,
+    claimMs: 2 * config.HUB_TIMEOUT_MS + 1_000,
     onDelivery: (outcome) =>
       metrics?.delivery(outcome === "removed" ? "gave_up" : outcome === "gone" ? "dropped" : outcome),
   });

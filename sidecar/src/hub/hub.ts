@@ -86,6 +86,14 @@ export class Hub {
     return this.#options.claimMs ?? 30_000;
   }
 
+  /**
+   * An accepted intent is verified at once, but its request may first wait for one of the client's
+   * connections behind other verifications and deliveries: its claim allows for that.
+   */
+  get #intentClaimMs(): number {
+    return 5 * this.#claimMs;
+  }
+
   get store(): HubStore {
     return this.#options.store;
   }
@@ -124,7 +132,7 @@ export class Hub {
       secret: request.mode === "subscribe" ? request.secret : undefined,
     };
     const added = await this.store.addIntent(intent, {
-      claimUntil: this.#now() + this.#claimMs,
+      claimUntil: this.#now() + this.#intentClaimMs,
       caps: this.#options.caps,
     });
     if ("overCap" in added) throw new HubRequestError(403, overCapMessage(request.callback, added));
@@ -184,7 +192,7 @@ export class Hub {
   /** Verifies intents whose verifier crashed (their claim lapsed), on any replica. */
   async #resumeIntents(): Promise<void> {
     const now = this.#now();
-    for (const intent of await this.store.claimIntents(now, now + this.#claimMs, 100)) {
+    for (const intent of await this.store.claimIntents(now, now + this.#intentClaimMs, 100)) {
       this.#track(this.#verify(intent));
     }
   }
@@ -242,6 +250,8 @@ export class Hub {
 
   #sweep(): void {
     const { store, logger } = this.#options;
+    // While the database is away there is nothing to sweep; its return wakes the hub (onWork).
+    if (store.problem()) return;
     this.#track(
       (async () => {
         await store.purgeExpired(this.#now());
