@@ -29,9 +29,6 @@ start_test_postgres() {
     -o "-p $port -k $PG_TEST_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" start >/dev/null
   "${as[@]}" "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres reviews_test
   export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/reviews_test"
-  # The fault tests stop and start this very cluster (pg_ctl as the same user) to simulate an outage.
-  export TEST_PG_CTL="${as[*]} $bin/pg_ctl -D $PG_TEST_DIR/data -l $PG_TEST_DIR/log -o '-p $port -k $PG_TEST_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300'"
-  log "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') at $TEST_DATABASE_URL (data in $PG_TEST_DIR)"
 }
 
 stop_test_postgres() {

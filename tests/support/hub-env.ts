@@ -7,7 +7,7 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { createApp } from "../../sidecar/src/app.ts";
 import { BundleStore } from "../../sidecar/src/bundle/bundle-store.ts";
 import { Postgres } from "../../sidecar/src/database/postgres.ts";
@@ -72,6 +72,8 @@ export interface HubEnvOptions {
   tickMs?: number;
   /** How long the hub's claims last (default the hub's). */
   claimMs?: number;
+  /** Where the hub logs; default nowhere. */
+  logger?: Logger;
 }
 
 export interface HubEnv {
@@ -130,7 +132,7 @@ export async function startHubEnv(options: HubEnvOptions): Promise<HubEnv> {
     urls: siteUrls(SITE),
     lease: options.lease ?? LEASE,
     retry: options.retry ?? RETRY,
-    logger: silent,
+    logger: options.logger ?? silent,
     caps: options.caps ?? { perHost: 1_000, total: 100_000 },
     now,
     ...(options.tickMs === undefined ? {} : { tickMs: options.tickMs }),
