@@ -2,7 +2,7 @@ import { cpSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { startPrivatePostgres } from "../../tests/support/private-postgres.ts";
-import { memoryMiB } from "./api-process.ts";
+import { cpuMs, memoryMiB } from "./api-process.ts";
 import { ask, type Child, nextMessage, startChild } from "./hub-processes.ts";
 import { documentOf, swapDist } from "./hub-site.ts";
 
@@ -24,15 +24,21 @@ export interface ReplicaResult {
   replicas: number;
   subscribers: number;
   verifiedSeconds: number;
+  /** Subscribe requests answered 503 (pool busy) and sent again after Retry-After. */
+  subscribeRetries: number;
   fanOutSeconds: number;
   deliveriesPerSecond: number;
   duplicates: number;
   wrongBodies: number;
   /** Peak VmRSS of each replica during the fan-out (MiB). */
   rssPeak: number[];
+  /** CPU seconds each replica and the subscriber used during the fan-out (where the time went). */
+  cpuReplicas: number[];
+  cpuSubscriber: number;
 }
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const SUBSCRIBER_PROCESSES = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -45,27 +51,43 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-async function subscribeAll(settings: ReplicaSettings, hubs: string[], callbackBase: string, n: number): Promise<void> {
+/** Subscribes N callbacks through the replicas in turn; a 503 is retried after its Retry-After, as a client should. */
+async function subscribeAll(
+  settings: ReplicaSettings,
+  hubs: string[],
+  callbackBases: string[],
+  n: number,
+): Promise<number> {
   let next = 0;
+  let retried = 0;
   const refused: string[] = [];
+  const subscribe = (i: number) =>
+    fetch(hubs[i % hubs.length] as string, {
+      method: "POST",
+      headers: FORM,
+      body: new URLSearchParams({
+        "hub.mode": "subscribe",
+        "hub.topic": settings.feed,
+        "hub.callback": `${callbackBases[i % callbackBases.length]}/cb/${i}`,
+      }),
+    });
   await Promise.all(
     Array.from({ length: Math.min(settings.subscribeConcurrency, n) }, async () => {
       for (let i = next++; i < n; i = next++) {
-        const response = await fetch(hubs[i % hubs.length] as string, {
-          method: "POST",
-          headers: FORM,
-          body: new URLSearchParams({
-            "hub.mode": "subscribe",
-            "hub.topic": settings.feed,
-            "hub.callback": `${callbackBase}/cb/${i}`,
-          }),
-        });
+        let response = await subscribe(i);
+        for (let attempt = 1; response.status === 503 && attempt <= 3; attempt++) {
+          retried++;
+          await response.text();
+          await sleep(Number(response.headers.get("retry-after") ?? 1) * 1000);
+          response = await subscribe(i);
+        }
         const text = await response.text();
         if (response.status !== 202) refused.push(`${response.status} ${text}`);
       }
     }),
   );
   if (refused.length > 0) throw new Error(`${refused.length} subscribe requests refused, e.g. ${refused[0]}`);
+  return retried;
 }
 
 /** Runs every replica count on one private PostgreSQL cluster, a fresh database each. */
@@ -107,14 +129,21 @@ async function runOnce(
   const children: Child[] = [];
   let sampler: NodeJS.Timeout | undefined;
   try {
-    const subscriber = await startChild(
-      "subscriber",
-      "scripts/bench/hub-subscriber.ts",
-      [cert.keyFile, cert.certFile],
-      { DELAY_MS: String(settings.delayMs) },
-      { ipc: true },
+    // Subscribers in several processes (callbacks spread over them), as many servers are in reality:
+    // one process would be the limit on this machine before the hub is.
+    const subscribers = await Promise.all(
+      Array.from({ length: SUBSCRIBER_PROCESSES }, (_, i) =>
+        startChild(
+          `subscriber ${i + 1}`,
+          "scripts/bench/hub-subscriber.ts",
+          [cert.keyFile, cert.certFile],
+          { DELAY_MS: String(settings.delayMs) },
+          { ipc: true },
+        ),
+      ),
     );
-    children.push(subscriber);
+    children.push(...subscribers);
+    const share = (i: number) => Math.floor(n / SUBSCRIBER_PROCESSES) + (i < n % SUBSCRIBER_PROCESSES ? 1 : 0);
     const env = {
       PORT: "0",
       SITE_URL: settings.siteUrl,
@@ -139,7 +168,12 @@ async function runOnce(
     const hubs = sidecars.map((s) => `${s.url}/api/websub/hub`);
 
     const started = performance.now();
-    await subscribeAll(settings, hubs, subscriber.url, n);
+    const retried = await subscribeAll(
+      settings,
+      hubs,
+      subscribers.map((sub) => sub.url),
+      n,
+    );
     const count = () =>
       withClient(databaseUrl, async (client) =>
         Number((await client.query("SELECT COUNT(*) AS n FROM hub_subscriptions")).rows[0]?.n),
@@ -151,7 +185,11 @@ async function runOnce(
     await sleep(500);
 
     const newest = documentOf(site.next, "/feed.xml");
-    await ask(subscriber.child, { type: "expect", count: n, sha256: newest.sha256 }, "expecting");
+    await Promise.all(
+      subscribers.map((sub, i) =>
+        ask(sub.child, { type: "expect", count: share(i), sha256: newest.sha256 }, "expecting"),
+      ),
+    );
     swapDist(site.next, distDir);
     const rssPeak = sidecars.map(() => 0);
     sampler = setInterval(() => {
@@ -163,7 +201,8 @@ async function runOnce(
         }
       });
     }, 20);
-    const done = nextMessage<{ at: number }>(subscriber.child, "done", 180_000);
+    const cpuBefore = [...sidecars, ...subscribers].map((c) => cpuMs(c.pid));
+    const done = Promise.all(subscribers.map((sub) => nextMessage<{ at: number }>(sub.child, "done", 180_000)));
     const changedAt = Date.now();
     const ping = await fetch(hubs[0] as string, {
       method: "POST",
@@ -171,25 +210,31 @@ async function runOnce(
       body: new URLSearchParams({ "hub.mode": "publish", "hub.url": settings.feed }),
     });
     if (ping.status !== 202) throw new Error(`publish ping answered ${ping.status}: ${await ping.text()}`);
-    const finished = await done;
-    const fanOutSeconds = (finished.at - changedAt) / 1000;
+    const finished = Math.max(...(await done).map((d) => d.at));
+    const fanOutSeconds = (finished - changedAt) / 1000;
+    const cpu = [...sidecars, ...subscribers].map((c, i) => (cpuMs(c.pid) - (cpuBefore[i] ?? 0)) / 1000);
     // Late duplicates would arrive after "done": give them time to show up before counting.
     await sleep(2000);
     clearInterval(sampler);
-    const stats = await ask<{ deliveries: number; distinct: number; wrongBodies: number }>(
-      subscriber.child,
-      { type: "stats" },
-      "stats",
+    const all = await Promise.all(
+      subscribers.map((sub) =>
+        ask<{ deliveries: number; distinct: number; wrongBodies: number }>(sub.child, { type: "stats" }, "stats"),
+      ),
     );
+    const sum = (key: "deliveries" | "distinct" | "wrongBodies") => all.reduce((total, st) => total + st[key], 0);
+    const stats = { deliveries: sum("deliveries"), distinct: sum("distinct"), wrongBodies: sum("wrongBodies") };
     return {
       replicas,
       subscribers: n,
       verifiedSeconds,
+      subscribeRetries: retried,
       fanOutSeconds,
       deliveriesPerSecond: n / fanOutSeconds,
       duplicates: stats.deliveries - stats.wrongBodies - stats.distinct,
       wrongBodies: stats.wrongBodies,
       rssPeak,
+      cpuReplicas: cpu.slice(0, replicas),
+      cpuSubscriber: cpu.slice(replicas).reduce((a, b) => a + b, 0),
     };
   } finally {
     if (sampler) clearInterval(sampler);
@@ -202,12 +247,19 @@ const SERVED_TARGET_S = 30;
 
 /** Prints the runs and the targets; returns how many targets were missed. */
 export function printReplicaResults(results: ReplicaResult[]): number {
-  console.log("\nreplicas  subscribers  verified s  fan-out s  deliveries/s  duplicates  peak RSS per replica (MiB)");
+  console.log(
+    "\nreplicas  subscribers  verified s  503 retries  fan-out s  deliveries/s  duplicates  peak RSS per replica (MiB)  CPU s per replica | subscriber",
+  );
   for (const r of results) {
     console.log(
       `${String(r.replicas).padStart(8)}  ${String(r.subscribers).padStart(11)}  ${r.verifiedSeconds.toFixed(1).padStart(10)}  ` +
+        `${String(r.subscribeRetries).padStart(11)}  ` +
         `${r.fanOutSeconds.toFixed(2).padStart(9)}  ${r.deliveriesPerSecond.toFixed(0).padStart(12)}  ` +
-        `${String(r.duplicates).padStart(10)}  ${r.rssPeak.map((v) => v.toFixed(0)).join(", ")}`,
+        `${String(r.duplicates).padStart(10)}  ${r.rssPeak
+          .map((v) => v.toFixed(0))
+          .join(", ")
+          .padEnd(26)}  ` +
+        `${r.cpuReplicas.map((v) => v.toFixed(1)).join(", ")} | ${r.cpuSubscriber.toFixed(1)}`,
     );
   }
   let missed = 0;

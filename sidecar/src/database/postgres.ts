@@ -40,7 +40,9 @@ export class Postgres {
   private constructor(url: string, logger: Logger) {
     this.#url = url;
     this.#logger = logger;
-    this.#pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2000 });
+    // A request waits at most 5 s for a connection (a burst of subscribes queues here); a server
+    // that refuses connections fails at once.
+    this.#pool = new pg.Pool({ connectionString: url, max: 20, connectionTimeoutMillis: 5000 });
     // An idle pooled connection dropped by the server must not crash the process.
     this.#pool.on("error", (error) => this.#down(error));
   }

@@ -39,7 +39,12 @@ export function retryDelay(retry: RetryPolicy, failures: number): number {
  * best effort) and the subscription removed; a 410 removes it at once. Failures and removals are
  * logged with the callback's host and the reason, never the callback's query or a secret.
  */
-export async function deliver(deps: DistributorDeps, delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
+export async function deliver(
+  deps: DistributorDeps,
+  delivery: ClaimedDelivery,
+  /** Called once the request is over, before its outcome is recorded. */
+  sent: () => void = () => undefined,
+): Promise<DeliveryOutcome> {
   const { store, client, retry, logger } = deps;
   const { topic, callback } = delivery;
   const content = deps.content(topic);
@@ -56,6 +61,7 @@ export async function deliver(deps: DistributorDeps, delivery: ClaimedDelivery):
   let reason: string;
   try {
     const response = await client.send("POST", callback, { headers, body: content.body, maxBodyBytes: 0 });
+    sent();
     if (response.status >= 200 && response.status < 300) {
       await store.deliverySucceeded(delivery, content.sha256);
       return "delivered";
@@ -67,6 +73,7 @@ export async function deliver(deps: DistributorDeps, delivery: ClaimedDelivery):
     }
     reason = `callback answered ${response.status}`;
   } catch (error) {
+    sent();
     reason = failureReason(error);
   }
   const failures = await store.deliveryFailed(delivery, deps.now() + retryDelay(retry, delivery.failures + 1));

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Batch } from "../../database/batch.ts";
 import type { Postgres, Rows } from "../../database/postgres.ts";
 import type { ClaimedDelivery, HubStore, OverCap, PendingIntent, Subscription, SubscriptionCaps } from "./hub-store.ts";
 
@@ -139,19 +140,38 @@ export class PostgresHubStore implements HubStore {
       .sort((a, b) => a.dueAt - b.dueAt);
   }
 
-  async deliverySucceeded(d: ClaimedDelivery, sentSha: string): Promise<void> {
-    // One round trip: reset the count, complete the delivery if it is still for what was sent, or
-    // else (a newer change arrived meanwhile) give it back for the newer content.
-    await this.#db.query(
-      `WITH reset AS (
-         UPDATE hub_subscriptions SET failures = 0 WHERE topic = $1 AND callback = $2 AND failures <> 0),
-       done AS (
-         DELETE FROM hub_deliveries WHERE topic = $1 AND callback = $2 AND sha256 = $3 RETURNING 1)
-       UPDATE hub_deliveries SET claim = NULL, claimed_until = NULL
-       WHERE topic = $1 AND callback = $2 AND claim = $4 AND NOT EXISTS (SELECT 1 FROM done)`,
-      [d.topic, d.callback, sentSha, d.claim],
-    );
+  deliverySucceeded(d: ClaimedDelivery, sentSha: string): Promise<void> {
+    return this.#successes.add({ delivery: d, sentSha });
   }
+
+  /**
+   * Successes recorded together: one statement for all that finished within a few milliseconds
+   * (bench:hub's 10,000-subscriber fan-out spent its database time on one statement per delivery).
+   * It resets the counts and completes each delivery still for what was sent, or else (a newer
+   * change arrived meanwhile) gives it back for the newer content.
+   */
+  readonly #successes = new Batch<{ delivery: ClaimedDelivery; sentSha: string }>(async (items) => {
+    await this.#db.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS i (topic, callback, sha256, claim)),
+       reset AS (
+         UPDATE hub_subscriptions s SET failures = 0 FROM input i
+         WHERE s.topic = i.topic AND s.callback = i.callback AND s.failures <> 0),
+       done AS (
+         DELETE FROM hub_deliveries d USING input i
+         WHERE d.topic = i.topic AND d.callback = i.callback AND d.sha256 = i.sha256
+         RETURNING d.topic, d.callback)
+       UPDATE hub_deliveries d SET claim = NULL, claimed_until = NULL FROM input i
+       WHERE d.topic = i.topic AND d.callback = i.callback AND d.claim = i.claim
+         AND NOT EXISTS (SELECT 1 FROM done WHERE done.topic = d.topic AND done.callback = d.callback)`,
+      [
+        items.map((item) => item.delivery.topic),
+        items.map((item) => item.delivery.callback),
+        items.map((item) => item.sentSha),
+        items.map((item) => item.delivery.claim),
+      ],
+    );
+  });
 
   async deliveryFailed(d: ClaimedDelivery, retryAt: number): Promise<number> {
     const [row] = await this.#db.query(
@@ -303,7 +323,8 @@ export class PostgresHubStore implements HubStore {
   }
 
   onWork(listener: () => void): void {
-    void this.#db.listen(WORK_CHANNEL, listener);
+    // If the LISTEN cannot be sent now, the reconnection sends it with every registered channel.
+    this.#db.listen(WORK_CHANNEL, listener).catch(() => undefined);
     // Notifications sent while this replica was disconnected are lost: look for work on reconnect.
     this.#db.onReconnect(listener);
   }
