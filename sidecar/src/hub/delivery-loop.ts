@@ -88,6 +88,7 @@ export class DeliveryLoop {
     const queue: ClaimedDelivery[] = [];
     try {
       for (;;) {
+        const woken = this.#again;
         this.#again = false;
         // One reading of the clock per round: what was not claimable at `at` is waited for from `at`.
         const at = now();
@@ -96,7 +97,10 @@ export class DeliveryLoop {
           this.#start(queue.shift() as ClaimedDelivery, running);
         }
         const room = this.#stopping ? 0 : 2 * maxRunning - running.size - queue.length;
-        if (room > 0 && queue.length < maxRunning) {
+        // Claims in batches (half a round at least), not one per finished delivery: with several
+        // replicas each claim costs the database a scan, and they would otherwise poll it constantly.
+        const idle = running.size === 0 && queue.length === 0;
+        if (room > 0 && (idle || (queue.length < maxRunning && room >= maxRunning / 2) || woken)) {
           const claimed = await store.claimDeliveries({
             now: at,
             claimUntil: at + claimMs,
@@ -115,10 +119,10 @@ export class DeliveryLoop {
           waitMs = Math.max(0, next - now());
         }
         if (running.size === 0 && this.#stopping) return;
-        const woken = new Promise<void>((resolve) => {
+        const wake = new Promise<void>((resolve) => {
           this.#wake = resolve;
         });
-        const waits: Promise<unknown>[] = [woken, ...running];
+        const waits: Promise<unknown>[] = [wake, ...running];
         if (waitMs !== undefined) waits.push(delay(waitMs, undefined, { ref: false }));
         await Promise.race(waits);
         this.#wake = undefined;
