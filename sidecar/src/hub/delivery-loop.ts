@@ -65,17 +65,19 @@ export class DeliveryLoop {
   }
 
   /** Starts one claimed delivery; its slot frees once the request is over (recording may still run). */
-  #start(delivery: ClaimedDelivery, running: Set<Promise<void>>): void {
+  #start(delivery: ClaimedDelivery, running: Set<Promise<void>>, settling: Set<Promise<void>>): void {
     let free: () => void = () => undefined;
     const slot = new Promise<void>((resolve) => {
       free = resolve;
     });
     running.add(slot);
     void slot.then(() => running.delete(slot));
-    void this.#deps
+    const whole = this.#deps
       .track(deliver(this.#deps, delivery, free))
       .then(this.#deps.onOutcome, (error) => this.#deps.logger.warn({ err: error }, "websub delivery not recorded"))
       .finally(free);
+    settling.add(whole);
+    void whole.finally(() => settling.delete(whole));
   }
 
   async #drain(): Promise<void> {
@@ -86,6 +88,9 @@ export class DeliveryLoop {
     // for claims). A claim waits here at most one request's timeout, well within its lease; what is
     // left when stopping lapses with its lease.
     const queue: ClaimedDelivery[] = [];
+    // Deliveries whose request is over but whose outcome is still being recorded (a retry it owes
+    // becomes visible only then).
+    const settling = new Set<Promise<void>>();
     try {
       for (;;) {
         const woken = this.#again;
@@ -94,7 +99,7 @@ export class DeliveryLoop {
         const at = now();
         // Stopping: deliveries under way finish, none starts (what is owed stays in the store).
         while (!this.#stopping && running.size < maxRunning && queue.length > 0) {
-          this.#start(queue.shift() as ClaimedDelivery, running);
+          this.#start(queue.shift() as ClaimedDelivery, running, settling);
         }
         const room = this.#stopping ? 0 : 2 * maxRunning - running.size - queue.length;
         // Claims in batches (half a round at least), not one per finished delivery: with several
@@ -111,24 +116,28 @@ export class DeliveryLoop {
           if (claimed.length > 0) continue;
         }
         if (this.#again) continue;
-        let waitMs: number | undefined;
-        if (running.size === 0 && queue.length === 0) {
-          if (this.#stopping) return;
-          const next = await store.nextDueAt(at);
-          if (next === undefined || next - now() > LOOKAHEAD_MS) return;
-          waitMs = Math.max(0, next - now());
+        if (this.#stopping && running.size === 0) {
+          await Promise.allSettled(settling);
+          return;
         }
-        if (running.size === 0 && this.#stopping) return;
         const wake = new Promise<void>((resolve) => {
           this.#wake = resolve;
         });
         const waits: Promise<unknown>[] = [wake, ...running];
-        if (waitMs !== undefined) waits.push(delay(waitMs, undefined, { ref: false }));
+        if (running.size === 0 && queue.length === 0) {
+          if (settling.size > 0) waits.push(...settling);
+          else {
+            if (this.#stopping) return;
+            const next = await store.nextDueAt(at);
+            if (next === undefined || next - now() > LOOKAHEAD_MS) return;
+            waits.push(delay(Math.max(0, next - now()), undefined, { ref: false }));
+          }
+        }
         await Promise.race(waits);
         this.#wake = undefined;
       }
     } finally {
-      await Promise.allSettled(running);
+      await Promise.allSettled([...running, ...settling]);
     }
   }
 }
