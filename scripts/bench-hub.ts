@@ -3,12 +3,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { stopAll } from "./bench/hub-processes.ts";
+import { printReplicaResults, runReplicas } from "./bench/hub-replicas.ts";
 import { printResults, printRun } from "./bench/hub-report.ts";
 import { type HubSettings, type Result, runOnce } from "./bench/hub-run.ts";
 import { buildTwoSites, documentOf, writeCertificate } from "./bench/hub-site.ts";
 
 /**
- * `npm run bench:hub`: WebSub fan-out of the sidecar's hub. For each subscriber count (default 1000,
+ * `npm run bench:hub`: WebSub fan-out of the sidecar's hub on PostgreSQL (default): one change to
+ * `--subscribers` (default 10000) verified subscribers answering after `--delay-ms` (default 50),
+ * with one and with three replicas (`--replicas 1,3`) on a private throwaway cluster; see
+ * scripts/bench/hub-replicas.ts.
+ *
+ * `--store sqlite`: the single-process SQLite hub. For each subscriber count (default 1000,
  * then 250): a fresh sidecar process and a subscriber process (one HTTPS server, one callback path per
  * subscriber); N subscribe POSTs with bounded concurrency, wait until all are verified, then one content
  * change of /feed.xml (the 50-item Atom feed) and a publish ping. Prints subscribe requests/s, the time
@@ -19,7 +25,10 @@ import { buildTwoSites, documentOf, writeCertificate } from "./bench/hub-site.ts
  */
 const { values } = parseArgs({
   options: {
-    subscribers: { type: "string", default: "1000,250" },
+    store: { type: "string", default: "postgres" },
+    replicas: { type: "string", default: "1,3" },
+    // Default: 10000 on PostgreSQL, "1000,250" on SQLite.
+    subscribers: { type: "string" },
     // How long each subscriber takes to answer a delivery (a real callback is not instant).
     "delay-ms": { type: "string", default: "50" },
     // Subscribe POSTs in flight at once.
@@ -30,7 +39,8 @@ const { values } = parseArgs({
     hanging: { type: "string", default: "1" },
   },
 });
-const counts = values.subscribers.split(",").map(Number);
+const postgres = values.store !== "sqlite";
+const counts = (values.subscribers ?? (postgres ? "10000" : "1000,250")).split(",").map(Number);
 const hangingCount = Number(values.hanging);
 const SITE_URL = "https://reviews.bench";
 const settings: HubSettings = {
@@ -43,9 +53,9 @@ const settings: HubSettings = {
 
 // Whatever happens, nothing outlives the benchmark.
 const deadline = setTimeout(() => {
-  console.error("bench:hub did not finish within 10 minutes; stopping.");
+  console.error("bench:hub did not finish within 20 minutes; stopping.");
   void stopAll().finally(() => process.exit(1));
-}, 10 * 60_000);
+}, 20 * 60_000);
 deadline.unref();
 
 async function main(): Promise<number> {
@@ -58,6 +68,14 @@ async function main(): Promise<number> {
       `Topic ${settings.feed}: 50-item Atom feed, ${(feed.size / 1024).toFixed(0)} KiB; HUB_CONCURRENCY ${values.concurrency ?? "32 (default)"}; ` +
         `each subscriber answers a delivery after ${settings.delayMs} ms; ${settings.subscribeConcurrency} subscribe POSTs in flight.`,
     );
+    if (postgres) {
+      const replicaCounts = values.replicas.split(",").map(Number);
+      console.log(
+        `PostgreSQL: ${replicaCounts.join(" and ")} replica(s), ${counts[0]} subscribers, HUB_CONCURRENCY ${values.concurrency ?? "32 (default)"} per replica.`,
+      );
+      const replicaResults = await runReplicas(settings, replicaCounts, counts[0] ?? 10_000, site, cert, work);
+      return printReplicaResults(replicaResults) > 0 ? 1 : 0;
+    }
     const results: Result[] = [];
     const runs: [number, number][] = counts.map((n) => [n, 0]);
     if (hangingCount > 0) runs.push([Math.max(...counts), hangingCount]);

@@ -8,7 +8,6 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { SqliteHubStore } from "../sidecar/src/hub/store/sqlite-store.ts";
 import {
   change,
   distA,
@@ -25,7 +24,7 @@ import {
   work,
 } from "./support/delivery-env.ts";
 import { NEVER_PATH } from "./support/https-subscriber.ts";
-import { LEASE, TOPICS } from "./support/hub-env.ts";
+import { LEASE, openStore, TOPICS } from "./support/hub-env.ts";
 
 useDeliveryEnv();
 
@@ -38,7 +37,7 @@ describe("failing subscribers", () => {
     await change(distB);
     expect(sub.deliveries(p)).toHaveLength(3);
     expect(sub.to(NEVER_PATH)).toEqual([]);
-    expect(env.store.getSubscription(TOPICS.atom, callback)).toBeUndefined();
+    expect(await env.store.getSubscription(TOPICS.atom, callback)).toBeUndefined();
     const [denial, ...more] = sub.denials(p);
     expect(more).toEqual([]);
     expect(denial?.url.startsWith(`${p}?k=v&hub.mode=denied&`)).toBe(true);
@@ -57,7 +56,7 @@ describe("failing subscribers", () => {
     for (const dist of [distB, distA, distB]) {
       sub.queue(p, "POST", ["error", "error", "ok"]);
       await change(dist);
-      expect(env.store.getSubscription(TOPICS.reviews, sub.url(p))?.failures).toBe(0);
+      expect((await env.store.getSubscription(TOPICS.reviews, sub.url(p)))?.failures).toBe(0);
     }
     expect(sub.deliveries(p)).toHaveLength(9);
     expect(sub.denials(p)).toEqual([]);
@@ -70,7 +69,7 @@ describe("failing subscribers", () => {
     sub.on(p, { POST: "gone" });
     await change(distB);
     expect(sub.deliveries(p)).toHaveLength(1);
-    expect(env.store.getSubscription(TOPICS.reviews, sub.url(p))).toBeUndefined();
+    expect(await env.store.getSubscription(TOPICS.reviews, sub.url(p))).toBeUndefined();
     await change(distA);
     expect(sub.deliveries(p)).toHaveLength(1);
   });
@@ -81,10 +80,10 @@ describe("coalescing, leases and durability", () => {
     const p = fresh();
     await subscribe(sub.url(p), TOPICS.reviews);
     sub.on(p, { POST: "hold" });
-    env.switchTo(distB);
+    await env.switchTo(distB);
     await sub.waitFor(() => sub.heldCount === 1, 3000, "held delivery");
-    env.switchTo(distD);
-    env.switchTo(distA);
+    await env.switchTo(distD);
+    await env.switchTo(distA);
     sub.on(p, { POST: "ok" });
     sub.release("ok");
     await env.hub.idle();
@@ -92,24 +91,27 @@ describe("coalescing, leases and durability", () => {
     expect(bodies).toHaveLength(2);
     expect(bodies[0]?.equals(topicBytes(distB, TOPICS.reviews))).toBe(true);
     expect(bodies[1]?.equals(topicBytes(distA, TOPICS.reviews))).toBe(true);
-    expect(env.store.pendingCount()).toBe(0);
+    expect(await env.store.pendingCount()).toBe(0);
   });
 
   it("delivers until the lease ends, then nothing, and purges the expired subscription", async () => {
     const timed = await otherEnv({ tickMs: 20 });
     const p = fresh();
+    const before = timed.now();
     await subscribe(sub.url(p), TOPICS.atom, {}, timed);
-    const expiresAt = timed.store.getSubscription(TOPICS.atom, sub.url(p))?.expiresAt ?? 0;
-    expect(expiresAt).toBe(timed.now() + LEASE.defaultSeconds * 1000);
-    timed.advance(LEASE.defaultSeconds * 1000 - 1000);
+    const expiresAt = (await timed.store.getSubscription(TOPICS.atom, sub.url(p)))?.expiresAt ?? 0;
+    expect(expiresAt).toBeGreaterThanOrEqual(before + LEASE.defaultSeconds * 1000);
+    expect(expiresAt).toBeLessThanOrEqual(timed.now() + LEASE.defaultSeconds * 1000);
+    // A minute before the lease ends (the clock runs on while the build is swapped), then at its end.
+    timed.advance(expiresAt - timed.now() - 60_000);
     await change(distB, timed);
     expect(sub.deliveries(p)).toHaveLength(1);
-    timed.advance(1000);
+    timed.advance(expiresAt - timed.now());
     expect(await change(distA, timed)).toEqual(expect.arrayContaining([TOPICS.atom]));
     expect(sub.deliveries(p)).toHaveLength(1);
-    expect(timed.store.pendingCount()).toBe(0);
+    expect(await timed.store.pendingCount()).toBe(0);
     timed.hub.start();
-    await vi.waitFor(() => expect(timed.store.getSubscription(TOPICS.atom, sub.url(p))).toBeUndefined(), {
+    await vi.waitFor(async () => expect(await timed.store.getSubscription(TOPICS.atom, sub.url(p))).toBeUndefined(), {
       timeout: 2000,
       interval: 10,
     });
@@ -117,40 +119,49 @@ describe("coalescing, leases and durability", () => {
     expect(sub.deliveries(p)).toHaveLength(1);
   });
 
-  it("keeps subscriptions and owed deliveries in the store file across a restart", async () => {
+  it("keeps subscriptions and owed deliveries in the store across a restart", async () => {
     const storeFile = path.join(work, `restart-${Date.now()}`, "hub.sqlite");
-    const first = await otherEnv({ storeFile });
+    // A short claim: with PostgreSQL the crashed hub's claim must lapse before another takes it over.
+    const first = await otherEnv({ storeFile, claimMs: 300 });
     const p = fresh();
     const callback = sub.url(p);
     await subscribe(callback, TOPICS.reviews, { "hub.secret": "durable-secret", "hub.lease_seconds": "100000" }, first);
-    const subscription = first.store.getSubscription(TOPICS.reviews, callback);
+    const subscription = await first.store.getSubscription(TOPICS.reviews, callback);
     // The process dies after noticing the change, before any delivery gets out.
     vi.spyOn(first.client, "send").mockImplementation(() => new Promise(() => undefined));
-    expect(first.switchTo(distB)).toEqual(expect.arrayContaining([TOPICS.reviews]));
+    expect(await first.switchTo(distB)).toEqual(expect.arrayContaining([TOPICS.reviews]));
+    const crashedAt = first.now();
     await first.crash();
 
-    const reopened = new SqliteHubStore(storeFile);
+    const reopened = await openStore(storeFile);
     try {
-      expect(reopened.getSubscription(TOPICS.reviews, callback)).toEqual(subscription);
-      expect(reopened.pendingCount()).toBe(1);
+      expect(await reopened.store.getSubscription(TOPICS.reviews, callback)).toEqual(subscription);
+      expect(await reopened.store.pendingCount()).toBe(1);
       const sha = createHash("sha256").update(topicBytes(distB, TOPICS.reviews)).digest("hex");
-      expect(reopened.dueDeliveries(first.now(), 10)).toEqual([
-        { topic: TOPICS.reviews, callback, sha256: sha, dueAt: first.now() },
-      ]);
-      expect(reopened.distributedHash(TOPICS.reviews)).toBe(sha);
+      // Looked at as another replica would once the claim lapsed (and left claimable: claimUntil 0).
+      const owed = await reopened.store.claimDeliveries({
+        now: crashedAt + 1000,
+        claimUntil: 0,
+        limit: 10,
+        serving: new Map([[TOPICS.reviews, sha]]),
+      });
+      expect(owed).toMatchObject([{ topic: TOPICS.reviews, callback, sha256: sha, secret: "durable-secret" }]);
+      expect(owed[0]?.dueAt).toBeLessThanOrEqual(crashedAt);
+      expect(await reopened.store.distributedHash(TOPICS.reviews)).toBe(sha);
     } finally {
-      reopened.close();
+      await reopened.close();
     }
 
-    const second = await otherEnv({ storeFile, dist: distB, clock: first.now() });
-    expect(second.store.getSubscription(TOPICS.reviews, callback)).toEqual(subscription);
-    second.hub.kick();
+    const second = await otherEnv({ storeFile, dist: distB, clock: crashedAt, tickMs: 50 });
+    expect(await second.store.getSubscription(TOPICS.reviews, callback)).toEqual(subscription);
+    second.hub.start();
+    await sub.waitFor(() => sub.deliveries(p).length > 0, 3000, "the owed delivery after the restart");
     await second.hub.idle();
     const [delivery, ...more] = sub.deliveries(p);
     expect(more).toEqual([]);
     expect(delivery?.body.equals(topicBytes(distB, TOPICS.reviews))).toBe(true);
     expect(signatureValid(delivery, "durable-secret")).toBe(true);
-    expect(second.store.pendingCount()).toBe(0);
+    expect(await second.store.pendingCount()).toBe(0);
     await change(distA, second);
     expect(sub.deliveries(p)).toHaveLength(2);
   });
@@ -164,9 +175,9 @@ describe("coalescing, leases and durability", () => {
     await subscribe(sub.url(fast), TOPICS.reviews);
     sub.on(slow, { POST: "hold" });
     try {
-      env.switchTo(distB);
+      await env.switchTo(distB);
       await sub.waitFor(() => sub.heldCount === 1 && sub.deliveries(fast).length === 1, 3000, "first deliveries");
-      env.switchTo(distA);
+      await env.switchTo(distA);
       await sub.waitFor(() => sub.deliveries(fast).length === 2, 1000, "second delivery to the fast subscriber");
     } finally {
       sub.on(slow, { POST: "ok" });

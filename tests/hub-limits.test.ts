@@ -71,7 +71,7 @@ describe("rate limits and caps", () => {
     expect(refused.status).toBe(403);
     expectPlainText(refused);
     expect(outbound).not.toHaveBeenCalled();
-    expect(capped.store.countSubscriptions()).toBe(2);
+    expect(await capped.store.countSubscriptions()).toBe(2);
   });
 
   // Regression: the caps once counted only verified subscriptions, so a callback host that delayed
@@ -88,7 +88,7 @@ describe("rate limits and caps", () => {
     await sub.waitFor(() => sub.heldCount === statuses.filter((s) => s === 202).length, 3000, "held verifications");
     sub.release("echo");
     await capped.hub.idle();
-    expect(capped.store.countSubscriptions({ callbackHost: `127.0.0.1:${sub.port}` })).toBeLessThanOrEqual(2);
+    expect(await capped.store.countSubscriptions({ callbackHost: `127.0.0.1:${sub.port}` })).toBeLessThanOrEqual(2);
   });
 });
 
@@ -109,7 +109,7 @@ describe("publish pings (§6)", () => {
     await env.hub.idle();
     expect(outbound).not.toHaveBeenCalled();
     expect(sub.deliveries(path)).toEqual([]);
-    expect(env.store.pendingCount()).toBe(0);
+    expect(await env.store.pendingCount()).toBe(0);
   });
 
   it("refuses foreign URLs and, when a token is configured, pings without the bearer token (401)", async () => {

@@ -44,7 +44,7 @@ describe("rejected requests: 4xx in plain text, no outbound request", () => {
     expect(outbound).not.toHaveBeenCalled();
     expect(sub.requests.length).toBe(requests);
     expect(sub.connections).toBe(connections);
-    expect(env.store.countSubscriptions()).toBe(0);
+    expect(await env.store.countSubscriptions()).toBe(0);
   });
 
   it("refuses missing, empty, unknown and repeated fields", async () => {
@@ -156,7 +156,7 @@ describe("SSRF guard", () => {
     }
     await strict.hub.idle();
     expect(outbound).not.toHaveBeenCalled();
-    expect(strict.store.countSubscriptions()).toBe(0);
+    expect(await strict.store.countSubscriptions()).toBe(0);
   });
 
   it("allows loopback only when configured, and nothing else private even then", async () => {
@@ -185,7 +185,7 @@ describe("SSRF guard", () => {
     await strict.hub.idle();
     expect(sub.connections).toBe(connections);
     expect(sub.requests.length).toBe(requests);
-    expect(strict.store.getSubscription(TOPICS.reviews, callback)).toBeUndefined();
+    expect(await strict.store.getSubscription(TOPICS.reviews, callback)).toBeUndefined();
     expect(strict.hub.outcomes).toMatchObject({ verified: 0, unverified: 1 });
   });
 });

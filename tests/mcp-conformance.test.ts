@@ -5,6 +5,7 @@ import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ROOT, runCommand } from "./support/run-build.ts";
 import { type SidecarProcess, startSidecarProcess } from "./support/sidecar-process.ts";
+import { databaseUrlFor, dropSchema, hasDatabase } from "./support/test-database.ts";
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, server mode) against the
@@ -76,18 +77,24 @@ const sidecarEnv = () => ({
   SITE_URL: "http://localhost",
   MCP_SESSION_SECRET: SECRET,
   MCP_RATE_LIMIT_PER_MINUTE: "100000",
+  // With a test database both processes share it, as replicas do: terminations reach every process.
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 });
+const SCHEMA_KEY = `mcp-conformance-${process.pid}-${Date.now()}`;
+let databaseUrl: string | undefined;
 
 let sidecar: SidecarProcess;
 let work: string;
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), "mcp-conformance-"));
+  if (hasDatabase) databaseUrl = await databaseUrlFor(SCHEMA_KEY);
   mkdirSync(path.join(work, "home"));
   sidecar = await startSidecar(sidecarEnv());
 });
 afterAll(async () => {
   await sidecar?.stop();
+  await dropSchema(SCHEMA_KEY);
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -236,22 +243,24 @@ describe("beyond the 0.1.16 suite", () => {
     expect(missing.response.status).toBe(400);
   });
 
-  // KNOWN PROBLEM (sidecar/src/mcp/session-tokens.ts): terminated ids live only in an in-process LRU,
-  // while the signed id itself is accepted by every process with the same secret. After a restart, or
-  // on another replica, a DELETEd session is valid again; the spec says such an id MUST get 404.
-  // Same cause as the it.fails in mcp-replicas.test.ts (in-process apps); here: a separate process.
-  it.fails("keeps a terminated session terminated in another process with the same secret", async () => {
-    const { session } = await initialize(sidecar.base);
-    const deleted = await fetch(`${sidecar.base}/mcp`, { method: "DELETE", headers: { "Mcp-Session-Id": session } });
-    expect(deleted.status).toBe(200);
-    const replica = await startSidecar(sidecarEnv());
-    try {
-      const { response } = await rpc(replica.base, { id: 5, method: "ping" }, { "Mcp-Session-Id": session });
-      expect(response.status).toBe(404); // actual: 200
-    } finally {
-      await replica.stop();
-    }
-  });
+  // Terminated ids are kept in the shared database (and announced to running processes), so a
+  // process started later with the same secret and database refuses the id too. Without a database
+  // they live in the terminating process only (documented in docs/deploy/replicas.md).
+  it.runIf(hasDatabase)(
+    "keeps a terminated session terminated in another process with the same secret and database",
+    async () => {
+      const { session } = await initialize(sidecar.base);
+      const deleted = await fetch(`${sidecar.base}/mcp`, { method: "DELETE", headers: { "Mcp-Session-Id": session } });
+      expect(deleted.status).toBe(200);
+      const replica = await startSidecar(sidecarEnv());
+      try {
+        const { response } = await rpc(replica.base, { id: 5, method: "ping" }, { "Mcp-Session-Id": session });
+        expect(response.status).toBe(404);
+      } finally {
+        await replica.stop();
+      }
+    },
+  );
 
   // SDK 1.32's McpServer declares listChanged: true for whatever it registers; no list_changed
   // notification can ever arrive here (a new server per request, no GET stream), so none is promised.

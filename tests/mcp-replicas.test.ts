@@ -14,10 +14,14 @@ import { TOOL_NAMES } from "../src/mcp/tool-catalog.ts";
 import { postModern } from "./support/mcp-modern.ts";
 import { initializeRaw, postMcp, type RpcReply, sessionRequest } from "./support/mcp-rpc.ts";
 import { type SidecarProcess, startSidecar, stopAll } from "./support/mcp-sidecar.ts";
+import { databaseUrlFor, dropSchema, hasDatabase } from "./support/test-database.ts";
 
 const SECRET = "replica-test-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
 const running = new Set<SidecarProcess>();
 let stateRoot: string;
+/** With a test database, A and B share it (DATABASE_URL), as replicas behind one load balancer do. */
+const SCHEMA_KEY = `mcp-replicas-${process.pid}-${Date.now()}`;
+let databaseUrl: string | undefined;
 
 /** Environment of one replica; each gets its own state directory (the WebSub hub keeps a file there). */
 function replicaEnv(withSecret: boolean): Record<string, string> {
@@ -28,6 +32,7 @@ function replicaEnv(withSecret: boolean): Record<string, string> {
     STATE_DIR: mkdtempSync(path.join(stateRoot, "state-")),
   };
   if (withSecret) env.MCP_SESSION_SECRET = SECRET;
+  if (withSecret && databaseUrl) env.DATABASE_URL = databaseUrl;
   return env;
 }
 
@@ -60,6 +65,7 @@ let reviewId: string;
 
 beforeAll(async () => {
   stateRoot = mkdtempSync(path.join(tmpdir(), "mcp-replicas-"));
+  if (hasDatabase) databaseUrl = await databaseUrlFor(SCHEMA_KEY);
   [a, b] = await Promise.all([startSidecar(replicaEnv(true), running), startSidecar(replicaEnv(true), running)]);
   const search = await fetch(`${a.base}/api/reviews/search?limit=1`);
   reviewId = ((await search.json()) as { reviews: { id: string }[] }).reviews[0]?.id ?? "";
@@ -69,6 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopAll(running);
   if (stateRoot) rmSync(stateRoot, { recursive: true, force: true });
+  await dropSchema(SCHEMA_KEY);
 });
 
 describe("MCP sessions across sidecar processes", () => {
@@ -139,17 +146,36 @@ describe("MCP sessions across sidecar processes", () => {
     expectSessionRefused(await getReview(a.base, session, 1, reviewId));
   });
 
-  // BUG: termination is not shared between replicas. SessionTokens.terminate() only records the id in
-  // an in-memory LRU of the process that received the DELETE (sidecar/src/mcp/session-tokens.ts), so
-  // every other replica with the same secret — and the same replica after a restart — keeps accepting a
-  // session the client explicitly terminated, until it expires (default 24 h). The requirement is that
-  // a terminated session answers 404; here B answers 200.
-  it.fails("refuses a session terminated on replica A on replica B too", async () => {
+  // With a shared database the DELETE is recorded there and announced (NOTIFY) to every replica;
+  // B learns of it within the notification's latency, so B is polled briefly rather than hit at once.
+  it.runIf(hasDatabase)("refuses a session terminated on replica A on replica B too (shared database)", async () => {
     const { session } = await initializeRaw(a.base);
+    expect((await getReview(b.base, session, 1, reviewId)).status).toBe(200);
     const deleted = await fetch(`${a.base}/mcp`, { method: "DELETE", headers: { "Mcp-Session-Id": session } });
     expect(deleted.status).toBe(200);
-    expectSessionRefused(await getReview(b.base, session, 1, reviewId));
+    await expect.poll(async () => (await getReview(b.base, session, 2, reviewId)).status, { timeout: 2000 }).toBe(404);
+    expectSessionRefused(await getReview(b.base, session, 3, reviewId));
+    expectSessionRefused(await getReview(a.base, session, 4, reviewId));
   });
+
+  it.runIf(hasDatabase)(
+    "still refuses a terminated session after both replicas restart (shared database)",
+    async () => {
+      const { session } = await initializeRaw(b.base);
+      const deleted = await fetch(`${b.base}/mcp`, { method: "DELETE", headers: { "Mcp-Session-Id": session } });
+      expect(deleted.status).toBe(200);
+      await expect
+        .poll(async () => (await getReview(a.base, session, 1, reviewId)).status, { timeout: 2000 })
+        .toBe(404);
+      await Promise.all([a.stop(), b.stop()]);
+      [a, b] = await Promise.all([startSidecar(replicaEnv(true), running), startSidecar(replicaEnv(true), running)]);
+      expectSessionRefused(await getReview(a.base, session, 2, reviewId));
+      expectSessionRefused(await getReview(b.base, session, 3, reviewId));
+      // A session that was not terminated is still served by the restarted replicas.
+      const { session: open } = await initializeRaw(a.base);
+      expect((await getReview(b.base, open, 4, reviewId)).status).toBe(200);
+    },
+  );
 });
 
 describe("MCP 2026-07-28 across sidecar processes that share nothing", () => {

@@ -150,7 +150,8 @@ describe("GET /metrics", () => {
     await until(async () => value(await scrape(), gauge) === 2);
     // The topic's content owed again, as a new build would make it: both subscribers get it.
     const sha = bundles.current.bundle.entries.get("/feed.xml")?.sha256 ?? "";
-    websub.hub.store.markChanged(topic, sha, Date.now());
+    await websub.hub.store.markChanged(topic, "an-older-hash", Date.now());
+    await websub.hub.store.markChanged(topic, sha, Date.now());
     websub.hub.kick();
     await until(async () => value(await scrape(), 'websub_deliveries_total{outcome="gave_up"}') === 1);
     const text = await scrape();

@@ -98,7 +98,7 @@ describe("SIGTERM", () => {
       if (readyz.status !== 503) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(readyz?.status).toBe(503);
-    expect(await readyz?.json()).toEqual({ status: "not_ready", reason: "shutting down" });
+    expect(await readyz?.json()).toEqual({ status: "not_ready", reason: "shutting down", database: "sqlite: ok" });
 
     await refused(port);
     expect(sidecar.child.exitCode).toBeNull();

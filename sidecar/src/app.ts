@@ -12,7 +12,7 @@ import { recordRequests } from "./logging/access-log.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
 import { createMetrics, type Metrics } from "./metrics/metrics.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
-import { healthRoutes, type Readiness } from "./routes/health.ts";
+import { healthRoutes, type Readiness, type ReadinessDetails } from "./routes/health.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
 import { serveBundle } from "./static/serve-bundle.ts";
 
@@ -32,6 +32,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Why /readyz should answer 503 now; default: always ready. */
   readiness?: Readiness;
+  /** Reported by /readyz besides readiness (the database's state). */
+  readinessDetails?: ReadinessDetails;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -50,7 +52,7 @@ export function createApp(deps: AppDeps): Express {
   // send-answer.ts), and every middleware before it costs each request.
   app.use(reviewRoutes(deps.store));
   app.use(compression({ threshold: 1024 }));
-  app.use(healthRoutes(deps.store, deps.readiness));
+  app.use(healthRoutes(deps.store, deps.readiness, deps.readinessDetails));
   app.use(metricsRoutes(metrics, deps.config.METRICS_TOKEN));
   // The MCP SDK and the tool catalog are a third of the start-up's imports: loaded on first use.
   const tokens = deps.sessions ?? new SessionTokens(SessionTokens.randomSecret(), 86_400);

@@ -21,6 +21,7 @@ const [
   { createMetrics },
   { createSidecarServer },
   { SiteUrlMismatchError },
+  { connectSharedState },
 ] = await Promise.all([
   import("node:timers/promises"),
   import("./logging/create-logger.ts"),
@@ -32,6 +33,7 @@ const [
   import("./metrics/metrics.ts"),
   import("./server.ts"),
   import("../../src/build/built-for.ts"),
+  import("./database/shared-state.ts"),
 ]);
 
 function describe(config: Config, store: Store, port: number): string {
@@ -70,6 +72,7 @@ async function shutdown(
   websub: ReturnType<typeof CreateHub>,
   logger: Logger,
   streams: AbortController,
+  closeDatabase: () => Promise<void>,
 ) {
   await delay(config.SHUTDOWN_DELAY_MS);
   const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
@@ -79,7 +82,7 @@ async function shutdown(
   // Keep-alive connections become idle once their request is answered: close them as they do.
   server.closeIdleConnections();
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
-  const clean = await within(Promise.all([closed, websub.close()]), deadline);
+  const clean = await within(Promise.all([closed, websub.close().then(closeDatabase)]), deadline);
   clearInterval(sweep);
   if (!clean) {
     logger.warn("shutdown deadline reached: cutting the remaining connections and deliveries");
@@ -92,7 +95,7 @@ async function shutdown(
 }
 
 /** The only file that reads configuration and listens. */
-function start(): void {
+async function start(): Promise<void> {
   let config: Config;
   let store: Store;
   let logger: Logger;
@@ -119,19 +122,32 @@ function start(): void {
   if (!config.MCP_SESSION_SECRET) {
     logger.warn("MCP_SESSION_SECRET is not set: MCP sessions are valid in this process only");
   }
+  // DATABASE_URL: the hub's state and MCP session revocations in PostgreSQL, shared by replicas.
+  let shared: Awaited<ReturnType<typeof connectSharedState>>;
+  try {
+    shared = await connectSharedState(config.DATABASE_URL, logger);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
   const sessions = new SessionTokens(
     config.MCP_SESSION_SECRET ?? SessionTokens.randomSecret(),
     config.MCP_SESSION_TTL_SECONDS,
+    Date.now,
+    shared.revocations,
   );
   const metrics = createMetrics();
-  const websub = createHub(config, store, logger, metrics);
+  const websub = createHub(config, store, logger, metrics, shared.db);
   websub.hub.start();
   let stopping = false;
+  // The database being away makes only the hub answer 503: reads and MCP still work, so the
+  // replica stays ready and /readyz reports the database's state in its body.
   const readiness = () => {
     if (stopping) return "shutting down";
     if (store.refusedBuild) return store.refusedBuild;
-    return websub.isOpen() ? undefined : "the hub's database is closed";
+    return shared.db ? undefined : websub.problem();
   };
+  const databaseState = () => ({ database: shared.describe(websub.problem()) });
   const streams = new AbortController();
   const { server } = createSidecarServer({
     config,
@@ -142,6 +158,7 @@ function start(): void {
     metrics,
     readiness,
     stopping: streams.signal,
+    readinessDetails: databaseState,
   });
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
@@ -162,10 +179,10 @@ function start(): void {
     stopping = true;
     store.stop();
     logger.info("shutting down");
-    void shutdown(config, server, websub, logger, streams);
+    void shutdown(config, server, websub, logger, streams, shared.close);
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }
 
-start();
+await start();

@@ -56,7 +56,19 @@ export const ConfigSchema = z
       .min(60, { error: "must be a whole number of seconds from 60 to 2592000" })
       .max(2_592_000, { error: "must be a whole number of seconds from 60 to 2592000" })
       .default(86_400),
-    STATE_DIR: z.string().min(1).default("var").meta({ description: "Folder of the hub's SQLite database." }),
+    STATE_DIR: z
+      .string()
+      .min(1)
+      .default("var")
+      .meta({ description: "Folder of the hub's SQLite database (unused when DATABASE_URL is set)." }),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, { error: "must be a postgres:// or postgresql:// connection URL" })
+      .optional()
+      .meta({
+        description:
+          "PostgreSQL for the hub's state and MCP session revocation, shared by every replica. Unset: SQLite in STATE_DIR (one replica).",
+      }),
     HUB_LEASE_DEFAULT_SECONDS: seconds.default(864_000),
     HUB_LEASE_MIN_SECONDS: seconds.default(3_600),
     HUB_LEASE_MAX_SECONDS: seconds.default(2_592_000),

@@ -83,7 +83,7 @@ export async function subscribe(
 
 /** Switches the served build and waits until the hub has delivered everything it could. */
 export async function change(dist: string, target: HubEnv = env): Promise<string[]> {
-  const changed = target.switchTo(dist);
+  const changed = await target.switchTo(dist);
   await target.hub.idle();
   return changed;
 }

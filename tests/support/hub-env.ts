@@ -1,23 +1,29 @@
 /**
- * A WebSub hub wired as in production (Hub + SqliteHubStore + GuardedClient, mounted by createApp on
- * an ephemeral port) for tests, over its own copy of a build so a test can change the topics.
+ * A WebSub hub wired as in production (Hub + store + GuardedClient, mounted by createApp on an
+ * ephemeral port) for tests, over its own copy of a build so a test can change the topics. The store
+ * is SQLite, or PostgreSQL (its own schema on TEST_DATABASE_URL) when HUB_TEST_STORE=postgres: the
+ * vitest project "hub-postgres" runs every hub test file that way.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { createApp } from "../../sidecar/src/app.ts";
 import { BundleStore } from "../../sidecar/src/bundle/bundle-store.ts";
+import { Postgres } from "../../sidecar/src/database/postgres.ts";
 import type { RetryPolicy } from "../../sidecar/src/hub/distributor.ts";
 import { Hub } from "../../sidecar/src/hub/hub.ts";
 import { AddressPolicy } from "../../sidecar/src/hub/outbound/address-policy.ts";
 import { GuardedClient } from "../../sidecar/src/hub/outbound/guarded-client.ts";
 import type { HubRouteOptions } from "../../sidecar/src/hub/routes.ts";
+import type { HubStore } from "../../sidecar/src/hub/store/hub-store.ts";
+import { PostgresHubStore } from "../../sidecar/src/hub/store/postgres-store.ts";
 import { SqliteHubStore } from "../../sidecar/src/hub/store/sqlite-store.ts";
 import type { LeasePolicy } from "../../src/hub/hub-request.ts";
 import { siteUrls } from "../../src/site/urls.ts";
 import { listen } from "./http.ts";
 import { ROOT, runBuild } from "./run-build.ts";
+import { databaseUrlFor, dropSchema } from "./test-database.ts";
 
 export const SITE = "https://reviews.test";
 export const HUB_URL = `${SITE}/api/websub/hub`;
@@ -31,7 +37,20 @@ export const LOOPBACK = ["127.0.0.0/8", "::1/128"];
 export const LEASE: LeasePolicy = { defaultSeconds: 864_000, minSeconds: 86_400, maxSeconds: 1_728_000 };
 export const RETRY: RetryPolicy = { maxFailures: 3, minDelayMs: 10, maxDelayMs: 50, factor: 2 };
 
-const silent = pino({ level: "silent" });
+const silent = pino({ level: process.env.HUB_TEST_LOG ?? "silent" });
+
+/** Which store the hub tests run against (see the vitest projects). */
+export const STORE_KIND: "sqlite" | "postgres" = process.env.HUB_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+
+/** A store of the kind under test; `key` names it (the same key opens the same state again). */
+export async function openStore(key: string): Promise<{ store: HubStore; closeNow(): void; close(): Promise<void> }> {
+  if (STORE_KIND === "sqlite") {
+    const store = new SqliteHubStore(key);
+    return { store, closeNow: () => store.closeNow(), close: () => store.close() };
+  }
+  const db = await Postgres.connect(await databaseUrlFor(key), silent);
+  return { store: new PostgresHubStore(db), closeNow: () => void db.close(), close: () => db.close() };
+}
 
 export interface HubEnvOptions {
   /** The build the env starts from (copied; never changed). */
@@ -42,34 +61,38 @@ export interface HubEnvOptions {
   concurrency?: number;
   retry?: RetryPolicy;
   lease?: LeasePolicy;
-  /** SQLite file; default a new file in the env's folder. */
+  /** Names the store state (a SQLite file path; a PostgreSQL schema); default new state in the env's folder. */
   storeFile?: string;
-  /** Start of the injectable clock (epoch ms); default Date.now(). */
+  /** Where the injectable clock starts (epoch ms); default Date.now(). The clock runs in real time. */
   clock?: number;
   routes?: Partial<Omit<HubRouteOptions, "hub" | "bundles">>;
   /** Subscription caps (per callback host, in all); default generous. */
   caps?: { perHost: number; total: number };
   /** Period of the hub's sweep once `hub.start()` is called. */
   tickMs?: number;
+  /** How long the hub's claims last (default the hub's). */
+  claimMs?: number;
+  /** Where the hub logs; default nowhere. */
+  logger?: Logger;
 }
 
 export interface HubEnv {
   base: string;
   hub: Hub;
-  store: SqliteHubStore;
+  store: HubStore;
   client: GuardedClient;
   bundles: BundleStore;
   /** The folder served (and changed by `switchTo`). */
   distDir: string;
   storeFile: string;
-  /** The injectable clock the hub reads. */
+  /** The injectable clock the hub reads: real time, shifted by `advance`. */
   now(): number;
   advance(ms: number): void;
   /**
    * Puts another build in place of the served one, reloads the BundleStore and lets the hub look
    * for changed topics; returns the topics it found changed.
    */
-  switchTo(dist: string): string[];
+  switchTo(dist: string): Promise<string[]>;
   /** Puts another build in place of the served one without telling anyone (as a build landing does). */
   replaceFiles(dist: string): void;
   /** POSTs a form to the hub (body as given: a string is sent verbatim). */
@@ -90,9 +113,11 @@ export async function startHubEnv(options: HubEnvOptions): Promise<HubEnv> {
   const distDir = path.join(work, "dist");
   cpSync(options.dist, distDir, { recursive: true });
   const storeFile = options.storeFile ?? path.join(work, "state", "hub.sqlite");
-  let clock = options.clock ?? Date.now();
+  let offset = (options.clock ?? Date.now()) - Date.now();
+  const now = () => Date.now() + offset;
   const bundles = new BundleStore(distDir, silent);
-  const store = new SqliteHubStore(storeFile);
+  const opened = await openStore(storeFile);
+  const { store } = opened;
   const client = new GuardedClient({
     policy: new AddressPolicy(options.allowedCidrs ?? LOOPBACK),
     timeoutMs: options.timeoutMs ?? 1500,
@@ -107,13 +132,14 @@ export async function startHubEnv(options: HubEnvOptions): Promise<HubEnv> {
     urls: siteUrls(SITE),
     lease: options.lease ?? LEASE,
     retry: options.retry ?? RETRY,
-    logger: silent,
+    logger: options.logger ?? silent,
     caps: options.caps ?? { perHost: 1_000, total: 100_000 },
-    now: () => clock,
+    now,
     ...(options.tickMs === undefined ? {} : { tickMs: options.tickMs }),
+    ...(options.claimMs === undefined ? {} : { claimMs: options.claimMs }),
   });
   // What hub.start() does first: the served build is the baseline, nothing is owed yet.
-  hub.detectChanges();
+  await hub.detectChanges();
   const app = createApp({
     config: { SITE_URL: SITE, SERVE_STATIC: true },
     store: bundles,
@@ -136,15 +162,15 @@ export async function startHubEnv(options: HubEnvOptions): Promise<HubEnv> {
     bundles,
     distDir,
     storeFile,
-    now: () => clock,
+    now,
     advance: (ms) => {
-      clock += ms;
+      offset += ms;
     },
     replaceFiles(dist) {
       rmSync(distDir, { recursive: true, force: true });
       cpSync(dist, distDir, { recursive: true });
     },
-    switchTo(dist) {
+    async switchTo(dist) {
       rmSync(distDir, { recursive: true, force: true });
       cpSync(dist, distDir, { recursive: true });
       if (!bundles.reload()) throw new Error(`the BundleStore did not load ${dist}`);
@@ -170,15 +196,16 @@ export async function startHubEnv(options: HubEnvOptions): Promise<HubEnv> {
       await server.close();
       await hub.stop();
       await client.close();
-      store.close();
+      await opened.close();
       bundles.stop();
+      if (STORE_KIND === "postgres" && !options.storeFile) await dropSchema(storeFile);
       rmSync(work, { recursive: true, force: true });
     },
     async crash() {
       if (closed) return;
       closed = true;
       await server.close();
-      store.close();
+      opened.closeNow();
       bundles.stop();
       rmSync(work, { recursive: true, force: true });
     },

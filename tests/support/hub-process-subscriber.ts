@@ -60,6 +60,8 @@ export interface Subscriber {
   /** Deliveries being answered right now, and the most seen at once. */
   active: number;
   peak: number;
+  /** Callback paths whose deliveries are never answered (a hanging subscriber). */
+  hanging: Set<string>;
   /** Deliveries received by callback path. */
   deliveriesTo(path: string): Delivery[];
   close(): Promise<void>;
@@ -82,6 +84,7 @@ export async function startSubscriber(certificate: TestCertificate, options: { d
     verifyDelayMs: 0,
     active: 0,
     peak: 0,
+    hanging: new Set(),
     deliveriesTo: (path) => deliveries.filter((d) => d.path === path),
     close: () =>
       new Promise<void>((resolve) => {
@@ -141,6 +144,7 @@ export async function startSubscriber(certificate: TestCertificate, options: { d
         });
         res.writeHead(204).end();
       };
+      if (subscriber.hanging.has(url.pathname)) return;
       if (subscriber.delayMs > 0) setTimeout(answer, subscriber.delayMs);
       else answer();
     });

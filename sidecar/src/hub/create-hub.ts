@@ -4,16 +4,22 @@ import type { Logger } from "pino";
 import type { Config } from "../../../src/schemas/config.ts";
 import { siteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
+import type { Postgres } from "../database/postgres.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import { Hub } from "./hub.ts";
 import { AddressPolicy } from "./outbound/address-policy.ts";
 import { GuardedClient } from "./outbound/guarded-client.ts";
 import type { HubRouteOptions } from "./routes.ts";
+import { PostgresHubStore } from "./store/postgres-store.ts";
 import { SqliteHubStore } from "./store/sqlite-store.ts";
 
-/** Builds the hub from configuration: its store file, guarded client and policies. */
-export function createHub(config: Config, bundles: BundleStore, logger: Logger, metrics?: Metrics) {
-  const store = new SqliteHubStore(path.join(config.STATE_DIR, "hub.sqlite"));
+/**
+ * Builds the hub from configuration: its store (PostgreSQL when `db` is given, shared by every
+ * replica; else the SQLite file in STATE_DIR), guarded client and policies.
+ */
+export function createHub(config: Config, bundles: BundleStore, logger: Logger, metrics?: Metrics, db?: Postgres) {
+  const sqlite = db ? undefined : new SqliteHubStore(path.join(config.STATE_DIR, "hub.sqlite"));
+  const store = db ? new PostgresHubStore(db) : (sqlite as SqliteHubStore);
   const client = new GuardedClient({
     policy: new AddressPolicy(config.HUB_ALLOWED_CIDRS),
     timeoutMs: config.HUB_TIMEOUT_MS,
@@ -39,15 +45,22 @@ export function createHub(config: Config, bundles: BundleStore, logger: Logger, 
     },
     logger,
     caps: { perHost: config.HUB_MAX_SUBSCRIPTIONS_PER_HOST, total: config.HUB_MAX_SUBSCRIPTIONS },
+    // Claim only what can run at once, so a claim never waits for a connection; a claim outlives the
+    // longest request (timeout), so only a crashed replica's claims lapse.
+    maxRunningDeliveries: config.HUB_CONCURRENCY,
+    claimMs: 2 * config.HUB_TIMEOUT_MS + 1_000,
     onDelivery: (outcome) =>
       metrics?.delivery(outcome === "removed" ? "gave_up" : outcome === "gone" ? "dropped" : outcome),
   });
-  metrics?.trackSubscriptions(() =>
-    store.isOpen
-      ? new Map([...hub.topics.keys()].map((topic) => [topic, store.countSubscriptions({ topic })]))
-      : new Map(),
-  );
-  bundles.onSwap(() => hub.detectChanges());
+  metrics?.trackSubscriptions(async () => {
+    if (store.problem()) return new Map();
+    const topics = [...hub.topics.keys()];
+    const counts = await Promise.all(topics.map((topic) => store.countSubscriptions({ topic })));
+    return new Map(topics.map((topic, i) => [topic, counts[i] ?? 0]));
+  });
+  bundles.onSwap(() => {
+    hub.detectChanges().catch((error) => logger.warn({ err: error }, "websub change not recorded yet"));
+  });
   const routes: Omit<HubRouteOptions, "bundles"> = {
     hub,
     publishToken: config.HUB_PUBLISH_TOKEN,
@@ -57,11 +70,9 @@ export function createHub(config: Config, bundles: BundleStore, logger: Logger, 
   const close = async () => {
     await hub.stop();
     await client.close();
-    store.close();
+    await store.close();
   };
   /** Shutdown past its deadline: the database closes under whatever is still running. */
-  const closeNow = () => {
-    if (store.isOpen) store.close();
-  };
-  return { hub, routes, close, closeNow, isOpen: () => store.isOpen };
+  const closeNow = () => sqlite?.closeNow();
+  return { hub, routes, close, closeNow, problem: () => store.problem() };
 }

@@ -1,9 +1,9 @@
-import pRetry, { AbortError } from "p-retry";
+import type { Logger } from "pino";
 import { withHubParams } from "../../../src/hub/callback-url.ts";
 import { hubSignature } from "../../../src/hub/signature.ts";
 import type { TopicContent } from "./content.ts";
-import type { GuardedClient } from "./outbound/guarded-client.ts";
-import type { HubStore, PendingDelivery } from "./store/hub-store.ts";
+import { failureReason, type GuardedClient } from "./outbound/guarded-client.ts";
+import type { ClaimedDelivery, HubStore } from "./store/hub-store.ts";
 
 export interface RetryPolicy {
   /** Consecutive failed attempts after which a subscription is removed (the spec says 3). */
@@ -13,94 +13,79 @@ export interface RetryPolicy {
   factor: number;
 }
 
+export type DeliveryOutcome = "delivered" | "failed" | "removed" | "gone";
+
 export interface DistributorDeps {
   store: HubStore;
   client: GuardedClient;
   retry: RetryPolicy;
   hubUrl: string;
+  logger: Logger;
   /** Current content of a topic URL, or undefined if the build no longer has it. */
   content(topic: string): TopicContent | undefined;
   now(): number;
-  onOutcome?(outcome: "delivered" | "failed" | "removed" | "gone"): void;
 }
 
-/** The delivery cannot be made and must not be retried: the subscription or the topic is gone. */
-class Gone extends Error {
-  readonly removeSubscription: boolean;
-
-  constructor(message: string, removeSubscription = false) {
-    super(message);
-    this.removeSubscription = removeSubscription;
-  }
+/** Delay before the next attempt after `failures` consecutive failures: exponential, with jitter. */
+export function retryDelay(retry: RetryPolicy, failures: number): number {
+  const base = retry.minDelayMs * retry.factor ** Math.max(0, failures - 1);
+  return Math.round(Math.min(retry.maxDelayMs, base * (1 + Math.random())));
 }
 
 /**
- * Delivers one pending delivery: up to the remaining attempts, with exponential backoff and
- * jitter (p-retry). Success resets the failure count; the count is persisted on every failure, so
- * a restart resumes where it stopped. At `maxFailures` the subscriber is told (hub.mode=denied,
- * best effort) and the subscription removed; a 410 removes it at once.
+ * One attempt at a claimed delivery. A 2xx completes it and resets the failure count; any other
+ * answer or no answer counts a failure and gives the delivery back, due again after a backoff
+ * (another replica may take the retry). At `maxFailures` the subscriber is told (hub.mode=denied,
+ * best effort) and the subscription removed; a 410 removes it at once. Failures and removals are
+ * logged with the callback's host and the reason, never the callback's query or a secret.
  */
-export async function deliver(deps: DistributorDeps, pending: PendingDelivery): Promise<void> {
-  const { store, client, retry } = deps;
-  const { topic, callback } = pending;
-  const subscription = store.getSubscription(topic, callback);
-  if (!subscription || subscription.expiresAt <= deps.now()) {
-    store.completeDelivery(topic, callback, pending.sha256);
-    return;
+export async function deliver(
+  deps: DistributorDeps,
+  delivery: ClaimedDelivery,
+  /** Called once the request is over, before its outcome is recorded. */
+  sent: () => void = () => undefined,
+): Promise<DeliveryOutcome> {
+  const { store, client, retry, logger } = deps;
+  const { topic, callback } = delivery;
+  const content = deps.content(topic);
+  if (delivery.expiresAt <= deps.now() || !content) {
+    await store.dropDelivery(delivery);
+    return "gone";
   }
-  let sentSha: string | undefined;
-  const attempt = async () => {
-    const current = store.getSubscription(topic, callback);
-    if (!current || current.expiresAt <= deps.now()) throw new AbortError(new Gone("subscription ended"));
-    const content = deps.content(topic);
-    if (!content) throw new AbortError(new Gone("topic no longer published"));
-    const headers: Record<string, string> = {
-      "content-type": content.contentType,
-      link: `<${deps.hubUrl}>; rel="hub", <${topic}>; rel="self"`,
-    };
-    if (current.secret) headers["x-hub-signature"] = hubSignature(current.secret, content.body);
-    const response = await client.send("POST", callback, { headers, body: content.body, maxBodyBytes: 0 });
-    if (response.status === 410) throw new AbortError(new Gone("subscriber answered 410 Gone", true));
-    if (response.status < 200 || response.status >= 300) throw new Error(`callback answered ${response.status}`);
-    sentSha = content.sha256;
+  const headers: Record<string, string> = {
+    "content-type": content.contentType,
+    link: `<${deps.hubUrl}>; rel="hub", <${topic}>; rel="self"`,
   };
-  const attemptsLeft = Math.max(1, retry.maxFailures - subscription.failures);
+  if (delivery.secret) headers["x-hub-signature"] = hubSignature(delivery.secret, content.body);
+  const host = new URL(callback).host;
+  let reason: string;
   try {
-    await pRetry(attempt, {
-      retries: attemptsLeft - 1,
-      minTimeout: retry.minDelayMs,
-      maxTimeout: retry.maxDelayMs,
-      factor: retry.factor,
-      randomize: true,
-      onFailedAttempt: ({ error }) => {
-        if (!(error instanceof Gone)) store.recordFailure(topic, callback);
-      },
-    });
-    store.recordSuccess(topic, callback);
-    // Only the content actually sent completes the delivery: a newer change stays owed.
-    store.completeDelivery(topic, callback, sentSha ?? pending.sha256);
-    deps.onOutcome?.("delivered");
+    const response = await client.send("POST", callback, { headers, body: content.body, maxBodyBytes: 0 });
+    sent();
+    if (response.status >= 200 && response.status < 300) {
+      await store.deliverySucceeded(delivery, content.sha256);
+      return "delivered";
+    }
+    if (response.status === 410) {
+      await store.removeSubscription(topic, callback);
+      logger.warn({ topic, host, reason: "callback answered 410 Gone" }, "websub subscription removed");
+      return "removed";
+    }
+    reason = `callback answered ${response.status}`;
   } catch (error) {
-    if (error instanceof Gone && error.removeSubscription) {
-      store.removeSubscription(topic, callback);
-      deps.onOutcome?.("removed");
-      return;
-    }
-    if (error instanceof Gone) {
-      store.completeDelivery(topic, callback, pending.sha256);
-      deps.onOutcome?.("gone");
-      return;
-    }
-    const failures = store.getSubscription(topic, callback)?.failures ?? retry.maxFailures;
-    if (failures >= retry.maxFailures) {
-      await deny(client, callback, topic, `${failures} consecutive delivery failures`);
-      store.removeSubscription(topic, callback);
-      deps.onOutcome?.("removed");
-    } else {
-      store.postponeDelivery(topic, callback, deps.now() + retry.maxDelayMs);
-      deps.onOutcome?.("failed");
-    }
+    sent();
+    reason = failureReason(error);
   }
+  const failures = await store.deliveryFailed(delivery, deps.now() + retryDelay(retry, delivery.failures + 1));
+  if (failures >= retry.maxFailures) {
+    const why = `${failures} consecutive delivery failures (last: ${reason})`;
+    await deny(client, callback, topic, `${failures} consecutive delivery failures`);
+    await store.removeSubscription(topic, callback);
+    logger.warn({ topic, host, reason: why }, "websub subscription removed");
+    return "removed";
+  }
+  logger.warn({ topic, host, reason, failures }, "websub delivery failed");
+  return "failed";
 }
 
 /** Tells a subscriber its subscription ends (WebSub §5.2); failures are ignored. */
@@ -109,9 +94,7 @@ export async function deny(client: GuardedClient, callback: string, topic: strin
     await client.send(
       "GET",
       withHubParams(callback, { "hub.mode": "denied", "hub.topic": topic, "hub.reason": reason }),
-      {
-        maxBodyBytes: 0,
-      },
+      { maxBodyBytes: 0 },
     );
   } catch {
     // Best effort: the subscription is removed either way.

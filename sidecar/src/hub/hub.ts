@@ -4,9 +4,10 @@ import { topicUrls } from "../../../src/hub/topics.ts";
 import type { SiteUrls, TopicPath } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { type TopicContent, topicContent } from "./content.ts";
-import { deliver, type RetryPolicy } from "./distributor.ts";
+import { DeliveryLoop, type DeliveryOutcome } from "./delivery-loop.ts";
+import type { RetryPolicy } from "./distributor.ts";
 import type { GuardedClient } from "./outbound/guarded-client.ts";
-import type { HubStore, PendingIntent } from "./store/hub-store.ts";
+import type { HubStore, OverCap, PendingIntent, SubscriptionCaps } from "./store/hub-store.ts";
 import { verifyIntent } from "./verifier.ts";
 
 export interface HubOptions {
@@ -17,23 +18,33 @@ export interface HubOptions {
   lease: LeasePolicy;
   retry: RetryPolicy;
   logger: Logger;
-  /** Subscriptions per callback host and in all, pending verifications included. */
-  caps?: { perHost: number; total: number };
+  /** Subscriptions per callback host and in all, pending verifications included (global). */
+  caps?: SubscriptionCaps;
   now?: () => number;
-  /** How often due deliveries and expired leases are looked for, besides on every change. */
+  /** How often lapsed claims, due retries and expired leases are looked for, besides on every change. */
   tickMs?: number;
-  /** Deliveries started at once; they queue on the client's own concurrency limit. */
+  /** Deliveries claimed and running at once (each holds one of the client's connections). */
   maxRunningDeliveries?: number;
+  /**
+   * How long a claimed delivery or verification is this replica's: past it, another replica takes it
+   * over. Longer than one outbound request can take (the client's timeout), so only a crash lets it lapse.
+   */
+  claimMs?: number;
   /** Told every delivery's outcome (for /metrics). */
-  onDelivery?: (outcome: "delivered" | "failed" | "removed" | "gone") => void;
+  onDelivery?: (outcome: DeliveryOutcome) => void;
 }
 
 type Intent = Extract<HubRequest, { mode: "subscribe" | "unsubscribe" }>;
 
+const overCapMessage = (callback: string, over: OverCap) =>
+  over.overCap === "host"
+    ? `Too many subscriptions for callback host ${new URL(callback).host.toLowerCase()}.`
+    : "The hub takes no new subscriptions at the moment.";
+
 /**
- * The WebSub hub: verifies intents asynchronously (persisted, so a crash loses none), notices changed
- * topics (manifest hash against the last distributed hash, in the store) and works off the store's
- * owed deliveries, starting each as soon as it is due.
+ * The WebSub hub: verifies intents asynchronously (persisted and claimed, so a crash loses none and
+ * another replica takes them over), notices changed topics (content hash against the store's last
+ * distributed hash) and works off the owed deliveries with every other replica on the same store.
  */
 export class Hub {
   readonly topics: ReadonlyMap<string, TopicPath>;
@@ -41,12 +52,10 @@ export class Hub {
   readonly #options: HubOptions;
   readonly #now: () => number;
   readonly #inFlight = new Set<Promise<unknown>>();
-  readonly #delivering = new Set<string>();
   readonly #contentCache = new Map<string, TopicContent>();
+  readonly #deliveries: DeliveryLoop;
+  #detecting: Promise<unknown> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
-  #draining = false;
-  #stopping = false;
-  #wake: (() => void) | undefined;
   readonly outcomes = { delivered: 0, failed: 0, removed: 0, gone: 0, verified: 0, unverified: 0 };
 
   constructor(options: HubOptions) {
@@ -54,6 +63,35 @@ export class Hub {
     this.#now = options.now ?? Date.now;
     this.topics = topicUrls(options.urls);
     this.lease = options.lease;
+    this.#deliveries = new DeliveryLoop({
+      store: options.store,
+      client: options.client,
+      retry: options.retry,
+      hubUrl: options.urls.hub,
+      logger: options.logger,
+      now: this.#now,
+      claimMs: this.#claimMs,
+      maxRunning: options.maxRunningDeliveries ?? 32,
+      content: (topic) => this.#content(topic),
+      serving: () => this.#serving(),
+      track: (work) => this.#track(work),
+      onOutcome: (outcome) => {
+        this.outcomes[outcome]++;
+        options.onDelivery?.(outcome);
+      },
+    });
+  }
+
+  get #claimMs(): number {
+    return this.#options.claimMs ?? 30_000;
+  }
+
+  /**
+   * An accepted intent is verified at once, but its request may first wait for one of the client's
+   * connections behind other verifications and deliveries: its claim allows for that.
+   */
+  get #intentClaimMs(): number {
+    return 5 * this.#claimMs;
   }
 
   get store(): HubStore {
@@ -66,7 +104,7 @@ export class Hub {
     return promise;
   }
 
-  /** Resolves when no verification or delivery is in progress (for tests and shutdown). */
+  /** Resolves when no verification or delivery is in progress or due within a tick (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
@@ -81,98 +119,82 @@ export class Hub {
     }
   }
 
-  /** Why a new subscription for this callback would exceed a cap, or undefined. */
-  #overCap(callback: string, countPending: boolean): string | undefined {
-    const caps = this.#options.caps;
-    if (!caps) return undefined;
-    const { store } = this.#options;
-    const host = new URL(callback).host.toLowerCase();
-    const pendingHost = countPending ? store.countSubscribeIntents({ callbackHost: host }) : 0;
-    if (store.countSubscriptions({ callbackHost: host }) + pendingHost >= caps.perHost) {
-      return `Too many subscriptions for callback host ${host}.`;
-    }
-    const pendingAll = countPending ? store.countSubscribeIntents() : 0;
-    if (store.countSubscriptions() + pendingAll >= caps.total)
-      return "The hub takes no new subscriptions at the moment.";
-    return undefined;
-  }
-
   /**
-   * Accepts a validated subscribe or unsubscribe: checks the caps (pending verifications count),
-   * records the intent, and verifies it after the 202 is sent.
+   * Accepts a validated subscribe or unsubscribe: records the intent (refused when a new subscription
+   * would exceed a cap, pending verifications included) and verifies it after the 202 is sent.
    */
-  accept(request: Intent): void {
-    const { store } = this.#options;
-    if (request.mode === "subscribe" && !store.getSubscription(request.topic, request.callback)) {
-      const overCap = this.#overCap(request.callback, true);
-      if (overCap) throw new HubRequestError(403, overCap);
-    }
-    const id = store.addIntent({
+  async accept(request: Intent): Promise<void> {
+    const intent = {
       mode: request.mode,
       topic: request.topic,
       callback: request.callback,
       leaseSeconds: request.mode === "subscribe" ? request.leaseSeconds : undefined,
       secret: request.mode === "subscribe" ? request.secret : undefined,
+    };
+    const added = await this.store.addIntent(intent, {
+      claimUntil: this.#now() + this.#intentClaimMs,
+      caps: this.#options.caps,
     });
-    this.#track(this.#verify({ id, ...request }));
+    if ("overCap" in added) throw new HubRequestError(403, overCapMessage(request.callback, added));
+    this.#track(this.#verify({ id: added.id, ...intent }));
   }
 
-  async #verify(intent: Intent & { id: number }): Promise<void> {
-    const { store, logger } = this.#options;
-    const confirmed = await verifyIntent(this.#options.client, intent);
-    this.outcomes[confirmed ? "verified" : "unverified"]++;
-    logger.info({ mode: intent.mode, topic: intent.topic, confirmed }, "websub verification");
-    // The intent is struck off only after its effect is stored: a crash in between re-verifies it.
-    if (!confirmed) {
-      store.removeIntent(intent.id);
-      return;
-    }
-    if (intent.mode === "unsubscribe") {
-      store.removeSubscription(intent.topic, intent.callback);
-      store.removeIntent(intent.id);
-      return;
-    }
-    // Checked again now: verifications that were pending together must not overshoot the caps.
-    if (!store.getSubscription(intent.topic, intent.callback)) {
-      const overCap = this.#overCap(intent.callback, false);
-      if (overCap) {
-        logger.warn({ topic: intent.topic, reason: overCap }, "websub subscription not activated");
-        store.removeIntent(intent.id);
+  async #verify(intent: PendingIntent): Promise<void> {
+    const { logger } = this.#options;
+    const path = this.topics.get(intent.topic);
+    const host = new URL(intent.callback).host;
+    try {
+      if (!path) {
+        await this.store.dropIntent(intent.id);
         return;
       }
-    }
-    store.upsertSubscription({
-      topic: intent.topic,
-      callback: intent.callback,
-      secret: intent.secret,
-      leaseSeconds: intent.leaseSeconds,
-      expiresAt: this.#now() + intent.leaseSeconds * 1000,
-    });
-    store.removeIntent(intent.id);
-  }
-
-  /** Verifies intents that were accepted before a crash or restart. */
-  #resumeIntents(): void {
-    for (const stored of this.#options.store.pendingIntents()) {
-      const path = this.topics.get(stored.topic);
-      if (!path) {
-        this.#options.store.removeIntent(stored.id);
-        continue;
+      const leaseSeconds = intent.leaseSeconds ?? this.lease.defaultSeconds;
+      const request: Intent =
+        intent.mode === "unsubscribe"
+          ? { mode: "unsubscribe", topic: intent.topic, path, callback: intent.callback }
+          : {
+              mode: "subscribe",
+              topic: intent.topic,
+              path,
+              callback: intent.callback,
+              leaseSeconds,
+              secret: intent.secret,
+            };
+      const outcome = await verifyIntent(this.#options.client, request);
+      this.outcomes[outcome.confirmed ? "verified" : "unverified"]++;
+      // The intent is struck off only together with its effect: a crash in between re-verifies it.
+      if (!outcome.confirmed) {
+        logger.warn(
+          { mode: intent.mode, topic: intent.topic, host, reason: outcome.reason },
+          "websub verification failed",
+        );
+        await this.store.dropIntent(intent.id);
+        return;
       }
-      this.#track(this.#verify(this.#fromStored(stored, path)));
+      logger.info({ mode: intent.mode, topic: intent.topic, host }, "websub verification");
+      const applied = await this.store.confirmIntent(
+        { ...intent, leaseSeconds },
+        this.#now() + leaseSeconds * 1000,
+        this.#options.caps,
+      );
+      if (applied !== "applied") {
+        logger.warn(
+          { topic: intent.topic, host, reason: overCapMessage(intent.callback, applied) },
+          "websub subscription not activated",
+        );
+      }
+    } catch (error) {
+      // The store went away: the claim lapses and some replica verifies the intent again later.
+      logger.warn({ err: error, topic: intent.topic, host }, "websub verification not recorded");
     }
   }
 
-  #fromStored(stored: PendingIntent, path: TopicPath): Intent & { id: number } {
-    const base = { id: stored.id, topic: stored.topic, path, callback: stored.callback };
-    return stored.mode === "unsubscribe"
-      ? { ...base, mode: "unsubscribe" }
-      : {
-          ...base,
-          mode: "subscribe",
-          leaseSeconds: stored.leaseSeconds ?? this.lease.defaultSeconds,
-          secret: stored.secret,
-        };
+  /** Verifies intents whose verifier crashed (their claim lapsed), on any replica. */
+  async #resumeIntents(): Promise<void> {
+    const now = this.#now();
+    for (const intent of await this.store.claimIntents(now, now + this.#intentClaimMs, 100)) {
+      this.#track(this.#verify(intent));
+    }
   }
 
   #content(topic: string): TopicContent | undefined {
@@ -187,14 +209,33 @@ export class Hub {
     return content;
   }
 
-  /** Compares every topic's hash with the last distributed one; owes deliveries for those that differ. */
-  detectChanges(): string[] {
-    const { store, bundles, logger } = this.#options;
-    const changed: string[] = [];
+  /** Topic URL to the hash of the content this replica serves. */
+  #serving(): Map<string, string> {
+    const entries = this.#options.bundles.current.bundle.entries;
+    const serving = new Map<string, string>();
     for (const [topic, path] of this.topics) {
-      const sha = bundles.current.bundle.entries.get(path)?.sha256;
-      if (!sha || store.distributedHash(topic) === sha) continue;
-      const owed = store.markChanged(topic, sha, this.#now());
+      const sha = entries.get(path)?.sha256;
+      if (sha) serving.set(topic, sha);
+    }
+    return serving;
+  }
+
+  /**
+   * Compares every topic's hash with the last distributed one and owes deliveries for those that
+   * differ; returns the topics this call recorded. Calls run one after another.
+   */
+  detectChanges(): Promise<string[]> {
+    const run = this.#detecting.then(() => this.#detectOnce());
+    this.#detecting = run.catch(() => undefined);
+    return this.#track(run);
+  }
+
+  async #detectOnce(): Promise<string[]> {
+    const { logger } = this.#options;
+    const changed: string[] = [];
+    for (const [topic, sha] of this.#serving()) {
+      const owed = await this.store.markChanged(topic, sha, this.#now());
+      if (owed === undefined) continue;
       logger.info({ topic, sha256: sha, subscribers: owed }, "websub topic changed");
       changed.push(topic);
     }
@@ -202,87 +243,43 @@ export class Hub {
     return changed;
   }
 
-  /** Makes sure due deliveries are being worked off (wakes the running drain, or starts one). */
+  /** Makes sure due deliveries are being worked off. */
   kick(): void {
-    if (this.#stopping) return;
-    if (this.#draining) {
-      this.#wake?.();
-      return;
-    }
-    this.#draining = true;
-    this.#track(this.#drain()).finally(() => {
-      this.#draining = false;
-    });
+    this.#deliveries.kick();
+  }
+
+  #sweep(): void {
+    const { store, logger } = this.#options;
+    // While the database is away there is nothing to sweep; its return wakes the hub (onWork).
+    if (store.problem()) return;
+    this.#track(
+      (async () => {
+        await store.purgeExpired(this.#now());
+        await this.#resumeIntents();
+        this.kick();
+      })().catch((error) => logger.warn({ err: error }, "websub sweep failed")),
+    );
   }
 
   /**
-   * Starts every due delivery as soon as it is due, up to `maxRunningDeliveries` at once (requests
-   * themselves queue on the client's concurrency limit), so one slow subscriber holds back no one.
+   * Resumes pending verifications and deliveries, wakes when another replica records work, then
+   * sweeps periodically for lapsed claims, due retries and ended leases.
    */
-  async #drain(): Promise<void> {
-    const { store, client, retry, urls } = this.#options;
-    const maxRunning = this.#options.maxRunningDeliveries ?? 256;
-    const running = new Set<Promise<void>>();
-    for (;;) {
-      // Stopping: deliveries under way finish, none starts (what is owed stays in the store).
-      const room = this.#stopping ? 0 : maxRunning - running.size;
-      const due =
-        room > 0
-          ? store
-              .dueDeliveries(this.#now(), room + this.#delivering.size)
-              .filter((d) => !this.#delivering.has(`${d.topic} ${d.callback}`))
-              .slice(0, room)
-          : [];
-      for (const pending of due) {
-        const key = `${pending.topic} ${pending.callback}`;
-        this.#delivering.add(key);
-        const run = this.#track(
-          deliver(
-            {
-              store,
-              client,
-              retry,
-              hubUrl: urls.hub,
-              content: (topic) => this.#content(topic),
-              now: this.#now,
-              onOutcome: (outcome) => {
-                this.outcomes[outcome]++;
-                this.#options.onDelivery?.(outcome);
-              },
-            },
-            pending,
-          ),
-        ).finally(() => {
-          this.#delivering.delete(key);
-          running.delete(run);
-        });
-        running.add(run);
-      }
-      if (running.size === 0) return;
-      const woken = new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-      await Promise.race([woken, ...running]);
-      this.#wake = undefined;
-    }
-  }
-
-  /** Resumes pending verifications and deliveries, then sweeps periodically for leases and retries. */
   start(): void {
-    this.#resumeIntents();
-    this.detectChanges();
-    this.kick();
-    this.#timer = setInterval(() => {
-      this.#options.store.purgeExpired(this.#now());
+    this.store.onWork(() => {
+      // Another replica saw a new build first: load it too, so this one can help deliver it.
+      this.#options.bundles.reload();
       this.kick();
-    }, this.#options.tickMs ?? 1000);
+    });
+    this.#track(this.detectChanges().catch((error) => this.#options.logger.warn({ err: error }, "websub start")));
+    this.#sweep();
+    this.#timer = setInterval(() => this.#sweep(), this.#options.tickMs ?? 1000);
     this.#timer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
-    this.#stopping = true;
-    this.#wake?.();
+    this.#deliveries.stop();
     await this.idle();
   }
 }

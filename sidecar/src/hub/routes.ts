@@ -3,6 +3,7 @@ import { rateLimit } from "express-rate-limit";
 import { HubRequestError, parseHubRequest } from "../../../src/hub/hub-request.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import type { Hub } from "./hub.ts";
+import { StoreUnavailableError } from "./store/hub-store.ts";
 
 export interface HubRouteOptions {
   hub: Hub;
@@ -13,6 +14,8 @@ export interface HubRouteOptions {
 }
 
 const FORM = "application/x-www-form-urlencoded";
+/** Seconds a client is asked to wait while the hub's database is unreachable. */
+const RETRY_AFTER_SECONDS = 5;
 
 function callbackHost(body: unknown): string | undefined {
   if (typeof body !== "string") return undefined;
@@ -51,33 +54,14 @@ export function hubRoutes(options: HubRouteOptions): Router {
       keyGenerator: (req) => `callback:${callbackHost(req.body)}`,
       handler: tooMany("callback host"),
     }),
-    ((req, res) => {
-      if (!req.is(FORM) || typeof req.body !== "string") {
-        throw new HubRequestError(415, `The body must be ${FORM}.`);
+    (async (req, res) => {
+      try {
+        await answer(req, res);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+        throw new HubRequestError(503, "The hub's database is unavailable; retry later.");
       }
-      const request = parseHubRequest(new URLSearchParams(req.body), hub.topics, hub.lease);
-      if (request.mode === "publish") {
-        if (options.publishToken && req.headers.authorization !== `Bearer ${options.publishToken}`) {
-          throw new HubRequestError(401, "Publishing needs the bearer token configured as HUB_PUBLISH_TOKEN.");
-        }
-        // Loading the build lets the hub's swap listener record changes itself, so the reply compares
-        // the distributed hashes before and after rather than what this call alone detected.
-        const before = new Map([...hub.topics.keys()].map((topic) => [topic, hub.store.distributedHash(topic)]));
-        options.bundles.reload();
-        hub.detectChanges();
-        const changed = [...hub.topics.keys()].filter(
-          (topic) => hub.store.distributedHash(topic) !== before.get(topic),
-        );
-        res
-          .status(202)
-          .type("text/plain")
-          .send(changed.length > 0 ? `Accepted: distributing ${changed.join(", ")}` : "Accepted: nothing changed");
-        return;
-      }
-      const refusal = hub.checkCallbackAddress(request.callback);
-      if (refusal) throw new HubRequestError(400, `hub.callback is not allowed: ${refusal}`);
-      hub.accept(request);
-      res.status(202).type("text/plain").send("Accepted: verification of intent follows.");
     }) satisfies RequestHandler,
   );
   router.all(path, (_req, res) => {
@@ -85,4 +69,33 @@ export function hubRoutes(options: HubRouteOptions): Router {
     res.status(405).type("text/plain").send("Use POST with a form-encoded body.");
   });
   return router;
+
+  async function answer(req: Request, res: Response): Promise<void> {
+    if (!req.is(FORM) || typeof req.body !== "string") {
+      throw new HubRequestError(415, `The body must be ${FORM}.`);
+    }
+    const request = parseHubRequest(new URLSearchParams(req.body), hub.topics, hub.lease);
+    if (request.mode === "publish") {
+      if (options.publishToken && req.headers.authorization !== `Bearer ${options.publishToken}`) {
+        throw new HubRequestError(401, "Publishing needs the bearer token configured as HUB_PUBLISH_TOKEN.");
+      }
+      // Loading the build lets the hub's swap listener record changes itself, so the reply compares
+      // the distributed hashes before and after rather than what this call alone detected.
+      const hashes = () => Promise.all([...hub.topics.keys()].map((topic) => hub.store.distributedHash(topic)));
+      const before = await hashes();
+      options.bundles.reload();
+      await hub.detectChanges();
+      const after = await hashes();
+      const changed = [...hub.topics.keys()].filter((_topic, i) => after[i] !== before[i]);
+      res
+        .status(202)
+        .type("text/plain")
+        .send(changed.length > 0 ? `Accepted: distributing ${changed.join(", ")}` : "Accepted: nothing changed");
+      return;
+    }
+    const refusal = hub.checkCallbackAddress(request.callback);
+    if (refusal) throw new HubRequestError(400, `hub.callback is not allowed: ${refusal}`);
+    await hub.accept(request);
+    res.status(202).type("text/plain").send("Accepted: verification of intent follows.");
+  }
 }

@@ -1,12 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { withHubParams } from "../../../src/hub/callback-url.ts";
 import type { HubRequest } from "../../../src/hub/hub-request.ts";
-import type { GuardedClient } from "./outbound/guarded-client.ts";
+import { failureReason, type GuardedClient } from "./outbound/guarded-client.ts";
 
 /** A new challenge for every verification: 43 random URL-safe characters. */
 export function newChallenge(): string {
   return randomBytes(32).toString("base64url");
 }
+
+/** Whether the subscriber confirmed, and if not why (for the log: no URL, no secret). */
+export type VerificationOutcome = { confirmed: true } | { confirmed: false; reason: string };
 
 /**
  * Verification of intent (WebSub §5.3): GET the callback with mode, topic, challenge (and the granted
@@ -16,7 +19,7 @@ export function newChallenge(): string {
 export async function verifyIntent(
   client: GuardedClient,
   request: Extract<HubRequest, { mode: "subscribe" | "unsubscribe" }>,
-): Promise<boolean> {
+): Promise<VerificationOutcome> {
   const challenge = newChallenge();
   const params: Record<string, string> = {
     "hub.mode": request.mode,
@@ -28,8 +31,12 @@ export async function verifyIntent(
     const response = await client.send("GET", withHubParams(request.callback, params), {
       maxBodyBytes: challenge.length + 64,
     });
-    return response.status >= 200 && response.status < 300 && response.body === challenge;
-  } catch {
-    return false;
+    if (response.status < 200 || response.status >= 300) {
+      return { confirmed: false, reason: `callback answered ${response.status}` };
+    }
+    if (response.body !== challenge) return { confirmed: false, reason: "the answer was not the challenge" };
+    return { confirmed: true };
+  } catch (error) {
+    return { confirmed: false, reason: failureReason(error) };
   }
 }

@@ -4,10 +4,20 @@ import { LRUCache } from "lru-cache";
 export type SessionCheck = "valid" | "unknown";
 
 /**
+ * Terminated session ids shared between replicas (and kept across restarts), e.g. in PostgreSQL.
+ * `has` answers from memory; `add` records an id for every replica, in the background.
+ */
+export interface SessionRevocations {
+  has(id: string): boolean;
+  add(id: string, expiresAt: number): void;
+}
+
+/**
  * MCP session ids that validate themselves: `<issued>.<expires>.<nonce>.<hmac>`, signed with a
  * secret shared by every replica. Any process with the same secret accepts a session another one
  * issued, also after a restart, and nothing is stored per open session. Only terminated sessions
- * are remembered (until they would have expired anyway), in a bounded cache of this process.
+ * are remembered (until they would have expired anyway): in a bounded cache of this process and, when
+ * `revocations` are given, for every replica and restart.
  */
 export class SessionTokens {
   readonly #secret: Buffer;
@@ -16,10 +26,12 @@ export class SessionTokens {
 
   private readonly lifetimeSeconds: number;
   private readonly now: () => number;
+  readonly #revocations: SessionRevocations | undefined;
 
-  constructor(secret: string, lifetimeSeconds: number, now: () => number = Date.now) {
+  constructor(secret: string, lifetimeSeconds: number, now: () => number = Date.now, revocations?: SessionRevocations) {
     this.lifetimeSeconds = lifetimeSeconds;
     this.now = now;
+    this.#revocations = revocations;
     this.#secret = Buffer.from(secret, "utf8");
     this.#terminated = new LRUCache({ max: 100_000, ttlAutopurge: false });
   }
@@ -44,7 +56,7 @@ export class SessionTokens {
     // still cost nothing.
     const expiresAt = this.#recent.get(id);
     if (expiresAt !== undefined) {
-      return expiresAt > this.now() && !this.#terminated.has(id) ? "valid" : "unknown";
+      return expiresAt > this.now() && !this.#isTerminated(id) ? "valid" : "unknown";
     }
     const parts = id.split(".");
     if (parts.length !== 4 || id.length > 200) return "unknown";
@@ -54,7 +66,11 @@ export class SessionTokens {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "unknown";
     if (Number(expires) * 1000 <= this.now()) return "unknown";
     this.#recent.set(id, Number(expires) * 1000);
-    return this.#terminated.has(id) ? "unknown" : "valid";
+    return this.#isTerminated(id) ? "unknown" : "valid";
+  }
+
+  #isTerminated(id: string): boolean {
+    return this.#terminated.has(id) || this.#revocations?.has(id) === true;
   }
 
   /** When a session id issued here stops being valid, in epoch milliseconds. */
@@ -66,5 +82,6 @@ export class SessionTokens {
   terminate(id: string): void {
     const ttl = Math.max(1, this.expiresAt(id) - this.now());
     this.#terminated.set(id, true, { ttl });
+    this.#revocations?.add(id, this.expiresAt(id));
   }
 }

@@ -13,7 +13,7 @@ export interface Metrics {
   trackActiveMcpSessions(count: () => number): void;
   delivery(outcome: DeliveryOutcome): void;
   /** Subscriptions per topic, read from the hub's store at scrape time. */
-  trackSubscriptions(count: () => ReadonlyMap<string, number>): void;
+  trackSubscriptions(count: () => Promise<ReadonlyMap<string, number>>): void;
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -67,15 +67,17 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   for (const outcome of ["delivered", "failed", "gave_up", "dropped"]) deliveries.labels({ outcome }).inc(0);
-  let subscriptions = (): ReadonlyMap<string, number> => new Map();
+  let subscriptions = async (): Promise<ReadonlyMap<string, number>> => new Map();
   new Gauge({
     name: "websub_subscriptions",
     help: "Active WebSub subscriptions per topic.",
     labelNames: ["topic"] as const,
     registers: [registry],
-    collect() {
+    async collect() {
+      // The hub's database may be away: the gauge is then empty rather than the scrape failing.
+      const counts = await subscriptions().catch(() => new Map<string, number>());
       this.reset();
-      for (const [topic, count] of subscriptions()) this.labels({ topic }).set(count);
+      for (const [topic, count] of counts) this.labels({ topic }).set(count);
     },
   });
 

@@ -3,9 +3,15 @@ import type { BundleStore } from "../bundle/bundle-store.ts";
 
 /** Why the process should not get traffic now (shutting down, database closed), or undefined. */
 export type Readiness = () => string | undefined;
+/** What /readyz reports besides (e.g. the database's state), ready or not. */
+export type ReadinessDetails = () => Record<string, string>;
 
 /** GET /healthz: liveness plus which data is being served. GET /readyz: whether to send traffic here. */
-export function healthRoutes(store: BundleStore, readiness: Readiness = () => undefined): Router {
+export function healthRoutes(
+  store: BundleStore,
+  readiness: Readiness = () => undefined,
+  details: ReadinessDetails = () => ({}),
+): Router {
   const router = Router();
   router.get("/healthz", (_req, res) => {
     const { index, bundle } = store.current;
@@ -18,10 +24,10 @@ export function healthRoutes(store: BundleStore, readiness: Readiness = () => un
     const reason = readiness();
     res.setHeader("Cache-Control", "no-store");
     if (reason) {
-      res.status(503).json({ status: "not_ready", reason });
+      res.status(503).json({ status: "not_ready", reason, ...details() });
       return;
     }
-    res.json({ status: "ready", reviews: store.current.index.count });
+    res.json({ status: "ready", reviews: store.current.index.count, ...details() });
   });
   return router;
 }

@@ -13,6 +13,25 @@ export function rawPath(url: string): string {
 
 export class OutboundRefused extends Error {
   override name = "OutboundRefused";
+  /** Why, without the URL (whose query may carry a subscriber's token): safe to log. */
+  readonly reason: string;
+
+  constructor(target: string, reason: string) {
+    super(`refused ${target}: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+/** Why an outbound request failed, for logs: never the URL or a header (no secret can leak). */
+export function failureReason(error: unknown): string {
+  if (error instanceof OutboundRefused) return `address refused: ${error.reason}`;
+  if (error instanceof Error && error.cause instanceof OutboundRefused) return failureReason(error.cause);
+  if (!(error instanceof Error)) return "request failed";
+  const code = (error as Error & { code?: unknown }).code;
+  if (error.name === "TimeoutError" || error.name === "AbortError" || /timeout/i.test(String(code))) {
+    return "no answer within the timeout";
+  }
+  return typeof code === "string" ? `request failed (${code})` : `request failed (${error.name})`;
 }
 
 export interface OutboundOptions {
@@ -56,7 +75,7 @@ export class GuardedClient {
         const list = addresses as { address: string; family: number }[];
         const refusal = list.map((a) => options.policy.refuse(a.address)).find((r) => r !== undefined);
         if (refusal || list.length === 0) {
-          return callback(new OutboundRefused(`refused ${hostname}: ${refusal ?? "no address"}`), "", 0);
+          return callback(new OutboundRefused(hostname, refusal ?? "no address"), "", 0);
         }
         if (lookupOptions.all) return callback(null, list as never, 0);
         const first = list[0] as { address: string; family: number };
@@ -81,11 +100,11 @@ export class GuardedClient {
   /** Refuses a URL before any connection: wrong scheme, or an IP literal the policy forbids. */
   check(url: string): void {
     const parsed = new URL(url);
-    if (parsed.protocol !== "https:") throw new OutboundRefused(`refused ${url}: only https is used`);
+    if (parsed.protocol !== "https:") throw new OutboundRefused(url, "only https is used");
     const host = parsed.hostname.replace(/^\[|\]$/g, "");
     if (isIP(host)) {
       const refusal = this.options.policy.refuse(host);
-      if (refusal) throw new OutboundRefused(`refused ${url}: ${refusal}`);
+      if (refusal) throw new OutboundRefused(url, refusal);
     }
   }
 

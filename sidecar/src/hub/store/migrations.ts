@@ -35,4 +35,8 @@ export const MIGRATIONS: readonly string[] = [
      secret TEXT
    ) STRICT;
    CREATE INDEX intents_by_host ON intents (callback_host);`,
+  // Claims with a lease, as in the PostgreSQL store (here one process holds them; they are cleared at open).
+  `ALTER TABLE deliveries ADD COLUMN claim TEXT;
+   ALTER TABLE deliveries ADD COLUMN claimed_until INTEGER;
+   ALTER TABLE intents ADD COLUMN claimed_until INTEGER;`,
 ];

@@ -1,23 +1,40 @@
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { HubStore, PendingDelivery, PendingIntent, Subscription } from "./hub-store.ts";
+import type { ClaimedDelivery, HubStore, OverCap, PendingIntent, Subscription, SubscriptionCaps } from "./hub-store.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 type Row = Record<string, unknown>;
+const optional = (value: unknown) => (value === null || value === undefined ? undefined : String(value));
 
 function toSubscription(row: Row): Subscription {
   return {
     topic: String(row.topic),
     callback: String(row.callback),
-    secret: row.secret === null ? undefined : String(row.secret),
+    secret: optional(row.secret),
     leaseSeconds: Number(row.lease_seconds),
     expiresAt: Number(row.expires_at),
     failures: Number(row.failures),
   };
 }
 
-/** The hub's embedded store: one SQLite file (node:sqlite), WAL mode, migrated at open. */
+function toIntent(row: Row): PendingIntent {
+  return {
+    id: Number(row.id),
+    mode: row.mode === "unsubscribe" ? "unsubscribe" : "subscribe",
+    topic: String(row.topic),
+    callback: String(row.callback),
+    leaseSeconds: row.lease_seconds === null ? undefined : Number(row.lease_seconds),
+    secret: optional(row.secret),
+  };
+}
+
+/**
+ * The hub's embedded store: one SQLite file (node:sqlite), WAL mode, migrated at open. One process
+ * uses it, so claims left by a previous run of that process are cleared at open. The methods are
+ * synchronous underneath; each runs to completion before another starts.
+ */
 export class SqliteHubStore implements HubStore {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
@@ -29,6 +46,7 @@ export class SqliteHubStore implements HubStore {
       "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
     );
     this.#migrate();
+    this.#db.exec("UPDATE deliveries SET claim = NULL, claimed_until = NULL; UPDATE intents SET claimed_until = NULL");
   }
 
   #migrate(): void {
@@ -54,6 +72,10 @@ export class SqliteHubStore implements HubStore {
     return statement;
   }
 
+  #count(sql: string, ...params: (string | number)[]): number {
+    return Number((this.#sql(sql).get(...params) as Row).n);
+  }
+
   #transaction<T>(work: () => T): T {
     this.#db.exec("BEGIN IMMEDIATE");
     try {
@@ -66,144 +88,253 @@ export class SqliteHubStore implements HubStore {
     }
   }
 
-  upsertSubscription(s: Omit<Subscription, "failures">): void {
-    this.#sql(
-      `INSERT INTO subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, failures)
-       VALUES (?, ?, ?, ?, ?, ?, 0)
-       ON CONFLICT (topic, callback) DO UPDATE SET
-         secret = excluded.secret, lease_seconds = excluded.lease_seconds, expires_at = excluded.expires_at`,
-    ).run(s.topic, s.callback, new URL(s.callback).host, s.secret ?? null, s.leaseSeconds, s.expiresAt);
-  }
-
-  removeSubscription(topic: string, callback: string): boolean {
-    return (
-      Number(this.#sql("DELETE FROM subscriptions WHERE topic = ? AND callback = ?").run(topic, callback).changes) > 0
-    );
-  }
-
-  getSubscription(topic: string, callback: string): Subscription | undefined {
+  async getSubscription(topic: string, callback: string): Promise<Subscription | undefined> {
     const row = this.#sql("SELECT * FROM subscriptions WHERE topic = ? AND callback = ?").get(topic, callback) as
       | Row
       | undefined;
     return row ? toSubscription(row) : undefined;
   }
 
-  countSubscriptions(filter: { callbackHost?: string; topic?: string } = {}): number {
-    const row = (
-      filter.topic !== undefined
-        ? this.#sql("SELECT COUNT(*) AS n FROM subscriptions WHERE topic = ?").get(filter.topic)
-        : filter.callbackHost === undefined
-          ? this.#sql("SELECT COUNT(*) AS n FROM subscriptions").get()
-          : this.#sql("SELECT COUNT(*) AS n FROM subscriptions WHERE callback_host = ?").get(filter.callbackHost)
-    ) as Row;
-    return Number(row.n);
+  async removeSubscription(topic: string, callback: string): Promise<boolean> {
+    return (
+      Number(this.#sql("DELETE FROM subscriptions WHERE topic = ? AND callback = ?").run(topic, callback).changes) > 0
+    );
   }
 
-  recordFailure(topic: string, callback: string): number {
-    const row = this.#sql(
-      "UPDATE subscriptions SET failures = failures + 1 WHERE topic = ? AND callback = ? RETURNING failures",
-    ).get(topic, callback) as Row | undefined;
-    return Number(row?.failures ?? 0);
+  async countSubscriptions(filter: { callbackHost?: string; topic?: string } = {}): Promise<number> {
+    if (filter.topic !== undefined)
+      return this.#count("SELECT COUNT(*) AS n FROM subscriptions WHERE topic = ?", filter.topic);
+    if (filter.callbackHost !== undefined) {
+      return this.#count("SELECT COUNT(*) AS n FROM subscriptions WHERE callback_host = ?", filter.callbackHost);
+    }
+    return this.#count("SELECT COUNT(*) AS n FROM subscriptions");
   }
 
-  recordSuccess(topic: string, callback: string): void {
-    this.#sql("UPDATE subscriptions SET failures = 0 WHERE topic = ? AND callback = ?").run(topic, callback);
-  }
-
-  purgeExpired(now: number): number {
+  async purgeExpired(now: number): Promise<number> {
     return Number(this.#sql("DELETE FROM subscriptions WHERE expires_at <= ?").run(now).changes);
   }
 
-  distributedHash(topic: string): string | undefined {
+  async distributedHash(topic: string): Promise<string | undefined> {
     const row = this.#sql("SELECT distributed_sha256 FROM topics WHERE topic = ?").get(topic) as Row | undefined;
-    return row ? String(row.distributed_sha256) : undefined;
+    return optional(row?.distributed_sha256);
   }
 
-  markChanged(topic: string, sha256: string, now: number): number {
+  async markChanged(topic: string, sha256: string, now: number): Promise<number | undefined> {
     return this.#transaction(() => {
-      this.#sql(
+      const updated = this.#sql(
         `INSERT INTO topics (topic, distributed_sha256) VALUES (?, ?)
-         ON CONFLICT (topic) DO UPDATE SET distributed_sha256 = excluded.distributed_sha256`,
+         ON CONFLICT (topic) DO UPDATE SET distributed_sha256 = excluded.distributed_sha256
+         WHERE distributed_sha256 <> excluded.distributed_sha256`,
       ).run(topic, sha256);
-      const result = this.#sql(
+      if (Number(updated.changes) === 0) return undefined;
+      const owed = this.#sql(
         `INSERT INTO deliveries (topic, callback, sha256, due_at)
          SELECT topic, callback, ?, ? FROM subscriptions WHERE topic = ? AND expires_at > ?
          ON CONFLICT (topic, callback) DO UPDATE SET sha256 = excluded.sha256, due_at = excluded.due_at`,
       ).run(sha256, now, topic, now);
-      return Number(result.changes);
+      return Number(owed.changes);
     });
   }
 
-  dueDeliveries(now: number, limit: number): PendingDelivery[] {
+  async claimDeliveries(options: {
+    now: number;
+    claimUntil: number;
+    limit: number;
+    serving: ReadonlyMap<string, string>;
+  }): Promise<ClaimedDelivery[]> {
+    const serving = JSON.stringify(Object.fromEntries(options.serving));
+    const claim = randomUUID();
     const rows = this.#sql(
-      "SELECT topic, callback, sha256, due_at FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?",
-    ).all(now, limit) as Row[];
-    return rows.map((row) => ({
-      topic: String(row.topic),
-      callback: String(row.callback),
-      sha256: String(row.sha256),
-      dueAt: Number(row.due_at),
-    }));
+      `UPDATE deliveries SET claim = ?, claimed_until = ?
+       WHERE rowid IN (
+         SELECT rowid FROM deliveries
+         WHERE due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+           AND sha256 = json_extract(?, '$."' || topic || '"')
+         ORDER BY due_at LIMIT ?)
+       RETURNING topic, callback, sha256, due_at`,
+    ).all(claim, options.claimUntil, options.now, options.now, serving, options.limit) as Row[];
+    return rows.map((row) => {
+      const subscription = this.#sql("SELECT * FROM subscriptions WHERE topic = ? AND callback = ?").get(
+        row.topic as string,
+        row.callback as string,
+      ) as Row;
+      return {
+        topic: String(row.topic),
+        callback: String(row.callback),
+        sha256: String(row.sha256),
+        dueAt: Number(row.due_at),
+        claim,
+        secret: optional(subscription.secret),
+        expiresAt: Number(subscription.expires_at),
+        failures: Number(subscription.failures),
+      };
+    });
   }
 
-  completeDelivery(topic: string, callback: string, sha256: string): void {
-    this.#sql("DELETE FROM deliveries WHERE topic = ? AND callback = ? AND sha256 = ?").run(topic, callback, sha256);
+  async deliverySucceeded(d: ClaimedDelivery, sentSha: string): Promise<void> {
+    this.#transaction(() => {
+      this.#sql("UPDATE subscriptions SET failures = 0 WHERE topic = ? AND callback = ?").run(d.topic, d.callback);
+      const done = this.#sql("DELETE FROM deliveries WHERE topic = ? AND callback = ? AND sha256 = ?").run(
+        d.topic,
+        d.callback,
+        sentSha,
+      );
+      if (Number(done.changes) === 0) this.#release(d);
+    });
   }
 
-  postponeDelivery(topic: string, callback: string, dueAt: number): void {
-    this.#sql("UPDATE deliveries SET due_at = ? WHERE topic = ? AND callback = ?").run(dueAt, topic, callback);
+  #release(d: ClaimedDelivery, dueAt?: number): void {
+    this.#sql(
+      `UPDATE deliveries SET claim = NULL, claimed_until = NULL, due_at = COALESCE(?, due_at)
+       WHERE topic = ? AND callback = ? AND claim = ?`,
+    ).run(dueAt ?? null, d.topic, d.callback, d.claim);
   }
 
-  pendingCount(): number {
-    return Number((this.#sql("SELECT COUNT(*) AS n FROM deliveries").get() as Row).n);
+  async deliveryFailed(d: ClaimedDelivery, retryAt: number): Promise<number> {
+    return this.#transaction(() => {
+      const row = this.#sql(
+        "UPDATE subscriptions SET failures = failures + 1 WHERE topic = ? AND callback = ? RETURNING failures",
+      ).get(d.topic, d.callback) as Row | undefined;
+      this.#release(d, retryAt);
+      return Number(row?.failures ?? 0);
+    });
   }
 
-  addIntent(intent: Omit<PendingIntent, "id">): number {
-    const row = this.#sql(
-      `INSERT INTO intents (mode, topic, callback, callback_host, lease_seconds, secret)
-       VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-    ).get(
-      intent.mode,
-      intent.topic,
-      intent.callback,
-      new URL(intent.callback).host,
-      intent.leaseSeconds ?? null,
-      intent.secret ?? null,
+  async dropDelivery(d: ClaimedDelivery): Promise<void> {
+    this.#sql("DELETE FROM deliveries WHERE topic = ? AND callback = ? AND sha256 = ?").run(
+      d.topic,
+      d.callback,
+      d.sha256,
+    );
+    this.#release(d);
+  }
+
+  async nextDueAt(after: number): Promise<number | undefined> {
+    const row = this.#sql("SELECT MIN(due_at) AS due FROM deliveries WHERE due_at > ? AND claimed_until IS NULL").get(
+      after,
     ) as Row;
-    return Number(row.id);
+    return row.due === null ? undefined : Number(row.due);
   }
 
-  removeIntent(id: number): void {
+  async pendingCount(): Promise<number> {
+    return this.#count("SELECT COUNT(*) AS n FROM deliveries");
+  }
+
+  /** Whether one more subscription for this callback's host would exceed a cap, counting pending ones. */
+  #overCap(callback: string, caps: SubscriptionCaps, countPending: boolean): OverCap | undefined {
+    const host = new URL(callback).host.toLowerCase();
+    const pending = (sql: string, ...params: string[]) => (countPending ? this.#count(sql, ...params) : 0);
+    const forHost =
+      this.#count("SELECT COUNT(*) AS n FROM subscriptions WHERE callback_host = ?", host) +
+      pending("SELECT COUNT(*) AS n FROM intents WHERE mode = 'subscribe' AND callback_host = ?", host);
+    if (forHost >= caps.perHost) return { overCap: "host" };
+    const all =
+      this.#count("SELECT COUNT(*) AS n FROM subscriptions") +
+      pending("SELECT COUNT(*) AS n FROM intents WHERE mode = 'subscribe'");
+    return all >= caps.total ? { overCap: "total" } : undefined;
+  }
+
+  #isSubscribed(topic: string, callback: string): boolean {
+    return this.#sql("SELECT 1 FROM subscriptions WHERE topic = ? AND callback = ?").get(topic, callback) !== undefined;
+  }
+
+  async addIntent(
+    intent: Omit<PendingIntent, "id">,
+    options: { claimUntil: number; caps: SubscriptionCaps | undefined },
+  ): Promise<{ id: number } | OverCap> {
+    return this.#transaction(() => {
+      if (intent.mode === "subscribe" && options.caps && !this.#isSubscribed(intent.topic, intent.callback)) {
+        const over = this.#overCap(intent.callback, options.caps, true);
+        if (over) return over;
+      }
+      const row = this.#sql(
+        `INSERT INTO intents (mode, topic, callback, callback_host, lease_seconds, secret, claimed_until)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      ).get(
+        intent.mode,
+        intent.topic,
+        intent.callback,
+        new URL(intent.callback).host.toLowerCase(),
+        intent.leaseSeconds ?? null,
+        intent.secret ?? null,
+        options.claimUntil,
+      ) as Row;
+      return { id: Number(row.id) };
+    });
+  }
+
+  async claimIntents(now: number, claimUntil: number, limit: number): Promise<PendingIntent[]> {
+    const rows = this.#sql(
+      `UPDATE intents SET claimed_until = ?
+       WHERE id IN (SELECT id FROM intents WHERE claimed_until IS NULL OR claimed_until <= ? ORDER BY id LIMIT ?)
+       RETURNING *`,
+    ).all(claimUntil, now, limit) as Row[];
+    return rows.map(toIntent).sort((a, b) => a.id - b.id);
+  }
+
+  async confirmIntent(
+    intent: PendingIntent,
+    expiresAt: number,
+    caps: SubscriptionCaps | undefined,
+  ): Promise<"applied" | OverCap> {
+    return this.#transaction(() => {
+      this.#sql("DELETE FROM intents WHERE id = ?").run(intent.id);
+      if (intent.mode === "unsubscribe") {
+        this.#sql("DELETE FROM subscriptions WHERE topic = ? AND callback = ?").run(intent.topic, intent.callback);
+        return "applied";
+      }
+      if (caps && !this.#isSubscribed(intent.topic, intent.callback)) {
+        const over = this.#overCap(intent.callback, caps, false);
+        if (over) return over;
+      }
+      this.#sql(
+        `INSERT INTO subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, failures)
+         VALUES (?, ?, ?, ?, ?, ?, 0)
+         ON CONFLICT (topic, callback) DO UPDATE SET
+           secret = excluded.secret, lease_seconds = excluded.lease_seconds, expires_at = excluded.expires_at`,
+      ).run(
+        intent.topic,
+        intent.callback,
+        new URL(intent.callback).host.toLowerCase(),
+        intent.secret ?? null,
+        intent.leaseSeconds ?? 0,
+        expiresAt,
+      );
+      return "applied";
+    });
+  }
+
+  async dropIntent(id: number): Promise<void> {
     this.#sql("DELETE FROM intents WHERE id = ?").run(id);
   }
 
-  pendingIntents(): PendingIntent[] {
-    return (this.#sql("SELECT * FROM intents ORDER BY id").all() as Row[]).map((row) => ({
-      id: Number(row.id),
-      mode: row.mode === "unsubscribe" ? "unsubscribe" : "subscribe",
-      topic: String(row.topic),
-      callback: String(row.callback),
-      leaseSeconds: row.lease_seconds === null ? undefined : Number(row.lease_seconds),
-      secret: row.secret === null ? undefined : String(row.secret),
-    }));
+  async countSubscribeIntents(filter: { callbackHost?: string } = {}): Promise<number> {
+    return filter.callbackHost === undefined
+      ? this.#count("SELECT COUNT(*) AS n FROM intents WHERE mode = 'subscribe'")
+      : this.#count(
+          "SELECT COUNT(*) AS n FROM intents WHERE mode = 'subscribe' AND callback_host = ?",
+          filter.callbackHost,
+        );
   }
 
-  countSubscribeIntents(filter: { callbackHost?: string } = {}): number {
-    const row = (
-      filter.callbackHost === undefined
-        ? this.#sql("SELECT COUNT(*) AS n FROM intents WHERE mode = 'subscribe'").get()
-        : this.#sql("SELECT COUNT(*) AS n FROM intents WHERE mode = 'subscribe' AND callback_host = ?").get(
-            filter.callbackHost,
-          )
-    ) as Row;
-    return Number(row.n);
+  /** One process: nobody else records work. */
+  onWork(): void {}
+
+  problem(): string | undefined {
+    return this.#db.isOpen ? undefined : "the hub's database is closed";
   }
 
   get isOpen(): boolean {
     return this.#db.isOpen;
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    this.closeNow();
+  }
+
+  /** Closes at once (shutdown past its deadline); safe to call twice. */
+  closeNow(): void {
+    if (!this.#db.isOpen) return;
     this.#statements.clear();
     this.#db.close();
   }

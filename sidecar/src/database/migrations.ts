@@ -1,0 +1,48 @@
+/**
+ * The sidecar's PostgreSQL schema, applied in order once each at start-up (under an advisory lock,
+ * so replicas starting together apply it once); never edit one that has shipped, add a new one.
+ * Times are epoch milliseconds, as in the SQLite store, so both stores share the hub's clock.
+ */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE hub_subscriptions (
+     topic TEXT NOT NULL,
+     callback TEXT NOT NULL,
+     callback_host TEXT NOT NULL,
+     secret TEXT,
+     lease_seconds INTEGER NOT NULL,
+     expires_at BIGINT NOT NULL,
+     failures INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (topic, callback)
+   );
+   CREATE INDEX hub_subscriptions_by_host ON hub_subscriptions (callback_host);
+   CREATE TABLE hub_deliveries (
+     topic TEXT NOT NULL,
+     callback TEXT NOT NULL,
+     sha256 TEXT NOT NULL,
+     due_at BIGINT NOT NULL,
+     claim TEXT,
+     claimed_until BIGINT,
+     PRIMARY KEY (topic, callback),
+     FOREIGN KEY (topic, callback) REFERENCES hub_subscriptions (topic, callback) ON DELETE CASCADE
+   );
+   CREATE INDEX hub_deliveries_by_due ON hub_deliveries (due_at);
+   CREATE TABLE hub_topics (
+     topic TEXT PRIMARY KEY,
+     distributed_sha256 TEXT NOT NULL
+   );
+   CREATE TABLE hub_intents (
+     id BIGSERIAL PRIMARY KEY,
+     mode TEXT NOT NULL CHECK (mode IN ('subscribe', 'unsubscribe')),
+     topic TEXT NOT NULL,
+     callback TEXT NOT NULL,
+     callback_host TEXT NOT NULL,
+     lease_seconds INTEGER,
+     secret TEXT,
+     claimed_until BIGINT
+   );
+   CREATE INDEX hub_intents_by_host ON hub_intents (callback_host);
+   CREATE TABLE mcp_revoked_sessions (
+     id TEXT PRIMARY KEY,
+     expires_at BIGINT NOT NULL
+   );`,
+];
