@@ -16,6 +16,7 @@ export const QuoteSchema = z
     start: z.int().min(0).meta({ description: "Offset of the quote in the review text (UTF-16 code units)." }),
     end: z.int().min(1),
     polarity: ClausePolaritySchema,
+    aspect: AspectIdSchema.meta({ description: "The aspect the clause is published as evidence of." }),
   })
   .meta({ id: "Quote", description: "Evidence: a clause quoted exactly from one review." });
 export type Quote = z.infer<typeof QuoteSchema>;

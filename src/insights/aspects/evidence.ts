@@ -8,7 +8,7 @@ import type { Judgements } from "./judgements.ts";
 export type Permalink = (reviewId: string) => string;
 
 /** The span as a quote, without the whitespace a clause boundary may leave at either end. */
-export function toQuote(review: Review, span: EvidenceSpan, permalink: Permalink): Quote {
+export function toQuote(review: Review, aspect: AspectId, span: EvidenceSpan, permalink: Permalink): Quote {
   let { start, end } = span;
   while (start < end && /\s/.test(review.text[start] ?? "")) start += 1;
   while (end > start && /\s/.test(review.text[end - 1] ?? "")) end -= 1;
@@ -21,6 +21,7 @@ export function toQuote(review: Review, span: EvidenceSpan, permalink: Permalink
     start,
     end,
     polarity: span.polarity,
+    aspect,
   };
 }
 
@@ -79,5 +80,5 @@ export function selectEvidence(
     for (const name of crew) covered.add(name);
   }
   const quoted = [...chosen, ...spare.slice(0, max - chosen.length)].sort((a, b) => a.index - b.index);
-  return quoted.map((c) => toQuote(c.item.review, c.span, permalink));
+  return quoted.map((c) => toQuote(c.item.review, aspect, c.span, permalink));
 }
