@@ -1,13 +1,29 @@
 import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { DataValidationError } from "../src/data/problems.ts";
+import { computeInsights } from "../src/insights/step/compute-insights.ts";
+import { siteUrls } from "../src/site/urls.ts";
 
-/** `npm run data:check [DIR]`: validate the data folder and list every problem found. */
+/**
+ * `npm run data:check [DIR]`: every check the build runs on the data, without writing the site: the data
+ * folder, then the insights step over it (editor files, placeholders, the figures editor text states).
+ * Problems fail (the build would fail on them too); warnings are for the editor and pass, as in the build.
+ */
 function main(): number {
   try {
-    const dir = process.argv[2] ?? parseConfig().DATA_DIR;
+    const config = parseConfig();
+    const dir = process.argv[2] ?? config.DATA_DIR;
     const dataset = loadDataset(dir);
-    console.log(`${dir}: OK, ${dataset.reviews.length} reviews of ${dataset.business.name}.`);
+    const { warnings } = computeInsights({
+      root: process.cwd(),
+      dataDir: dir,
+      dataset,
+      urls: siteUrls(config.SITE_URL),
+    });
+    for (const warning of warnings) console.warn(`warning: ${warning}`);
+    const tail =
+      warnings.length > 0 ? `, ${warnings.length} warning${warnings.length === 1 ? "" : "s"} for the editor` : "";
+    console.log(`${dir}: OK, ${dataset.reviews.length} reviews of ${dataset.business.name}${tail}.`);
     return 0;
   } catch (error) {
     if (error instanceof DataValidationError || error instanceof ConfigError) {

@@ -50,7 +50,7 @@ describe("per-review step on a worker thread", () => {
     const { entries, worker } = analyseWithWorker(
       texts,
       ratings,
-      { lexicon, opinionWords: [...opinion], cut },
+      { lexicon, modelRoot: ".", opinionWords: [...opinion], cut },
       (text, rating) => analyseText(analyzer, text, rating, opinion),
     );
     expect(worker).toBe(true);

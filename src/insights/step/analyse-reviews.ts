@@ -16,6 +16,8 @@ export interface ReviewAnalyzer {
 export interface ParallelOptions {
   /** The lexicon the worker builds its own analyser from (the one `analyzer` was built from). */
   lexicon: Lexicon;
+  /** The project root the worker reads the learned model from. */
+  modelRoot: string;
   /** 2: this thread and a worker; 1: this thread only. */
   threads: number;
   minimum: number;
@@ -60,7 +62,7 @@ export function analyseReviews(
       const { entries } = analyseWithWorker(
         list.map((r) => r.text),
         list.map((r) => r.rating),
-        { lexicon: parallel.lexicon, opinionWords: [...opinionWords] },
+        { lexicon: parallel.lexicon, modelRoot: parallel.modelRoot, opinionWords: [...opinionWords] },
         (text, rating) => analyseText(analyzer, text, rating, opinionWords),
       );
       fresh = new Map([...pending.keys()].map((key, i) => [key, entries[i] as Encoded]));

@@ -12,7 +12,8 @@ let output: WorkerOutput;
 try {
   const { createAnalyzer } = await import("../analysis/analyze-review.ts");
   const { analyseText } = await import("./analyse-reviews.ts");
-  const analyzer = createAnalyzer(input.lexicon);
+  const { loadModel } = await import("../model/clause-model.ts");
+  const analyzer = createAnalyzer(input.lexicon, { model: loadModel(input.modelRoot) });
   const opinionWords = new Set(input.opinionWords);
   output = {
     entries: input.texts.map((text, i) => analyseText(analyzer, text, input.ratings[i] as number, opinionWords)),

@@ -9,6 +9,7 @@ import { DEFAULT_LEXICON_DIR } from "../analysis/lexicon.ts";
 import { buildDocument } from "../build-document.ts";
 import { AnalysisCache } from "../cache/analysis-cache.ts";
 import { loadEditorData } from "../editor/load-editor-data.ts";
+import { loadModel } from "../model/clause-model.ts";
 import { AGGREGATION_VERSION, THRESHOLDS } from "../thresholds.ts";
 import { analyseReviews, type ReviewAnalyzer } from "./analyse-reviews.ts";
 import { sarcasmNotes } from "./sarcasm-notes.ts";
@@ -43,6 +44,8 @@ export interface InsightsStepResult {
   analysed: number;
   /** Lines for the build log: stale editor summary, suspected sarcasm for editors. */
   notes: string[];
+  /** For the editor (also in `notes`): literal numbers the figures contradict, a stale summary. */
+  warnings: string[];
   seconds: { analysis: number; aggregation: number };
 }
 
@@ -51,7 +54,7 @@ const since = (start: number) => (performance.now() - start) / 1000;
 /**
  * The insights step of the build: reads the lexicon and the editor files, analyses the reviews the
  * cache has not seen, and builds the document. Throws DataValidationError (nothing written yet)
- * when an editor file is malformed or contradicts the figures.
+ * when an editor file is malformed; what the figures contradict is a warning, never a failure.
  */
 export function computeInsights(options: InsightsStepOptions): InsightsStepResult {
   let phase = performance.now();
@@ -60,34 +63,41 @@ export function computeInsights(options: InsightsStepOptions): InsightsStepResul
   const editor = loadEditorData(options.root, options.dataDir, business, problems);
   if (problems.length > 0) throw new DataValidationError(problems);
   const { lexicon, hash, version } = loadLexicon(path.resolve(options.root, DEFAULT_LEXICON_DIR));
-  const base = createAnalyzer(lexicon);
+  const model = loadModel(options.root);
+  const base = createAnalyzer(lexicon, { model });
   const analyzer = options.wrapAnalyzer ? options.wrapAnalyzer(base) : base;
   const methodVersion = `${METHOD_VERSION}+${AGGREGATION_VERSION}`;
-  const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}`);
+  const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}|${model.hash}`);
   const opinionWords = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
   const threads = options.wrapAnalyzer ? 1 : (options.workers?.threads ?? Math.min(2, availableParallelism()));
   const minimum = options.workers?.minimum ?? WORKER_MINIMUM;
-  const { items, analysed } = analyseReviews(reviews, analyzer, cache, opinionWords, { lexicon, threads, minimum });
+  const { items, analysed } = analyseReviews(reviews, analyzer, cache, opinionWords, {
+    lexicon,
+    modelRoot: options.root,
+    threads,
+    minimum,
+  });
   const analysis = since(phase);
   phase = performance.now();
   const result = buildDocument({
     business,
     items,
     editor,
-    method: { version: methodVersion, lexicon_version: version, lexicon_hash: hash },
+    method: {
+      version: methodVersion,
+      lexicon_version: version,
+      lexicon_hash: hash,
+      model_version: model.version,
+      model_hash: model.hash,
+    },
     thresholds: THRESHOLDS,
     permalink: options.urls.permalink,
   });
-  const located = [
-    ...result.problems.faq.map((p) => ({ file: editor.files.faq, ...p })),
-    ...result.problems.summary.map((p) => ({ file: editor.files.summary, ...p })),
-  ];
-  if (located.length > 0) throw new DataValidationError(located);
-  // Saved only once the data passed: a failed build leaves the cache as it was, which is still valid.
   cache.save();
-  const notes = [
-    ...result.warnings.summary.map((p) => `warning: ${formatProblem({ file: editor.files.summary, ...p })}`),
-    ...sarcasmNotes(items),
+  const warnings = [
+    ...result.warnings.faq.map((p) => formatProblem({ file: editor.files.faq, ...p })),
+    ...result.warnings.summary.map((p) => formatProblem({ file: editor.files.summary, ...p })),
   ];
-  return { document: result.document, analysed, notes, seconds: { analysis, aggregation: since(phase) } };
+  const notes = [...warnings.map((w) => `warning: ${w}`), ...sarcasmNotes(items)];
+  return { document: result.document, analysed, notes, warnings, seconds: { analysis, aggregation: since(phase) } };
 }

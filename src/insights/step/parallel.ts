@@ -8,6 +8,8 @@ import type { Encoded } from "../cache/codec.ts";
 /** What the worker gets: the lexicon to build its analyser from, and its share. */
 export interface WorkerInput {
   lexicon: Lexicon;
+  /** The folder the learned model's files are read from (the project root). */
+  modelRoot: string;
   opinionWords: string[];
   texts: string[];
   ratings: number[];
@@ -18,6 +20,7 @@ export interface WorkerInput {
 
 export interface WorkerSetup {
   lexicon: Lexicon;
+  modelRoot: string;
   opinionWords: string[];
   /** For tests: how many texts this thread takes (default: so that both threads finish together). */
   cut?: number;
@@ -62,6 +65,7 @@ export function analyseWithWorker(
   const { port1, port2 } = new MessageChannel();
   const input: WorkerInput = {
     lexicon: setup.lexicon,
+    modelRoot: setup.modelRoot,
     opinionWords: setup.opinionWords,
     texts: texts.slice(cut),
     ratings: ratings.slice(cut),
