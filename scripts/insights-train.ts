@@ -3,10 +3,10 @@ import { parseArgs } from "node:util";
 import { createAnalyzer, loadLexicon } from "../src/insights/analysis/analyze-review.ts";
 import { evaluate, formatEvaluation } from "../src/insights/eval/evaluate.ts";
 import { parseLabelled } from "../src/insights/eval/read-labelled.ts";
-import { type ClauseModel, loadModel, modelFromWeights, WEIGHTS_FILE } from "../src/insights/model/clause-model.ts";
+import { loadModel, modelFromWeights, WEIGHTS_FILE, type WeightsFile } from "../src/insights/model/clause-model.ts";
 import { type TrainReview, type TrainSettings, trainAll } from "../src/insights/model/train.ts";
 import { loadWordVectors } from "../src/insights/model/word-vectors.ts";
-import type { LabelledReview } from "../src/schemas/analysis.ts";
+import { ASPECT_IDS, type LabelledReview } from "../src/schemas/analysis.ts";
 
 /**
  * `npm run insights:train`: trains the learned layer of the aspect analyser on the training files and
@@ -52,14 +52,18 @@ for (const pair of values.set ?? []) {
 const files = values.files ?? TRAINING_FILES;
 const { lexicon } = loadLexicon();
 const vectors = loadWordVectors();
-const reader: ClauseModel = {
-  version: "",
-  hash: "",
+// Features are read the same way whatever the weights: an untrained model reads them for training.
+const untrained = Object.fromEntries(
+  ASPECT_IDS.map((a) => [
+    a,
+    { bias: [0, 0, 0], sparse: [] as number[], dense: new Array<number>(vectors.dimensions * 3).fill(0) },
+  ]),
+) as WeightsFile["aspects"];
+const reader = modelFromWeights(
+  { version: "", trained: { seed: 0, files: [], settings: {} }, vocabulary: [], threshold: 0, aspects: untrained },
   vectors,
-  vocabulary: new Map(),
-  threshold: 0,
-  aspects: new Map(),
-};
+  "",
+);
 const featurizer = createAnalyzer(lexicon, { model: reader });
 const sets = files.map((file) => ({ file, reviews: parseLabelled(readFileSync(file, "utf8"), file) }));
 const all = sets.flatMap((s) => s.reviews);

@@ -6,10 +6,10 @@ import {
   type ReviewAnalysis,
 } from "../../schemas/analysis.ts";
 import type { Lexicon } from "../../schemas/lexicon.ts";
-import { classifyClause } from "../model/classify.ts";
+import { ClauseClassifier } from "../model/classify.ts";
 import type { ClauseModel } from "../model/clause-model.ts";
 import { loadModel } from "../model/clause-model.ts";
-import { type ClauseFeatures, clauseFeatures } from "../model/features.ts";
+import { type ClauseFeatures, clauseFeatures, readFeatures } from "../model/features.ts";
 import { windowHits } from "./arrival-window.ts";
 import { type Clause, splitClauses } from "./clauses.ts";
 import { type CompiledLexicon, compileLexicon } from "./compile.ts";
@@ -103,6 +103,7 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   const prefilter = options.prefilter ?? true;
   const lex = compileLexicon(lexicon);
   const model = options.model ?? loadModel();
+  const classifier = new ClauseClassifier(model);
   const analyzeWithTokens = (text: string, rating?: number) => {
     const tokens = tokenize(text, lex.personNames);
     return { analysis: analyzeTokens(text, tokens, rating), tokens };
@@ -134,7 +135,9 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
       const sarcastic = isSarcasm(score, rating, lex);
       if (sarcastic) suspected.push({ start: clause.start, end: clause.end });
       if (describesOwnProblem(tokens, clause, score)) return;
-      const read = classifyClause(model, clauseFeatures(tokens, clause, score, rating, lex, model.vectors));
+      classifier.reset();
+      readFeatures(tokens, clause, score, rating, lex, model.vectors, classifier);
+      const read = classifier.read();
       for (const { aspect, polarity, margin } of read) {
         // The star-rating guard: a strongly positive clause in a 1- or 2-star review is not counted.
         if (sarcastic && polarity === "positive") continue;

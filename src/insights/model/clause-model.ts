@@ -2,8 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { ASPECT_IDS, type AspectId } from "../../schemas/analysis.ts";
-import type { ClauseFeatures } from "./features.ts";
+import { ASPECT_IDS } from "../../schemas/analysis.ts";
 import { loadWordVectors, type WordVectors } from "./word-vectors.ts";
 
 export const WEIGHTS_FILE = "data/insights/model/weights.json";
@@ -35,44 +34,85 @@ export const WeightsFileSchema = z.object({
 });
 export type WeightsFile = z.infer<typeof WeightsFileSchema>;
 
-interface AspectWeights {
-  bias: Float64Array;
-  sparse: Float32Array;
-  dense: Float32Array;
-}
+const A = ASPECT_IDS.length;
+/** Logits per clause: aspect-major, K classes each. */
+export const OUTPUTS = A * K;
 
-/** The learned layer: per aspect a linear model over clause features, 4 classes with "none" at logit 0. */
+/**
+ * The learned layer: per aspect a linear model over clause features, four classes with "none" at logit 0.
+ * Weights are laid out feature-major over all aspects, and the word-vector weights are folded into one
+ * projection per word (the mean of projections is the projection of the mean), so classifying a clause
+ * touches one short row per feature and per word.
+ */
 export interface ClauseModel {
   version: string;
   /** sha256 over the weights and the word vectors. */
   hash: string;
   vectors: WordVectors;
-  vocabulary: ReadonlyMap<string, number>;
   threshold: number;
-  aspects: ReadonlyMap<AspectId, AspectWeights>;
+  /** Feature indexes by kind: words, words inside a negation scope, word pairs, the rest by name. */
+  words: ReadonlyMap<string, number>;
+  negatedWords: ReadonlyMap<string, number>;
+  pairs: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  others: ReadonlyMap<string, number>;
+  features: number;
+  bias: Float64Array;
+  /** OUTPUTS weights per feature. */
+  sparse: Float32Array;
+  /** OUTPUTS projected word-vector weights per vector row. */
+  projected: Float32Array;
+}
+
+function indexNames(vocabulary: readonly string[]) {
+  const words = new Map<string, number>();
+  const negatedWords = new Map<string, number>();
+  const pairs = new Map<string, Map<string, number>>();
+  const others = new Map<string, number>();
+  vocabulary.forEach((name, i) => {
+    if (name.startsWith("w:!")) negatedWords.set(name.slice(3), i);
+    else if (name.startsWith("w:")) words.set(name.slice(2), i);
+    else if (name.startsWith("b:")) {
+      const [first, second] = name.slice(2).split(" ") as [string, string];
+      let inner = pairs.get(first);
+      if (!inner) pairs.set(first, (inner = new Map()));
+      inner.set(second, i);
+    } else others.set(name, i);
+  });
+  return { words, negatedWords, pairs, others };
 }
 
 export function modelFromWeights(file: WeightsFile, vectors: WordVectors, hash: string): ClauseModel {
-  const aspects = new Map<AspectId, AspectWeights>();
-  for (const aspect of ASPECT_IDS) {
+  const F = file.vocabulary.length;
+  const D = vectors.dimensions;
+  const bias = new Float64Array(OUTPUTS);
+  const sparse = new Float32Array(F * OUTPUTS);
+  const projected = new Float32Array((vectors.data.length / D) * OUTPUTS);
+  ASPECT_IDS.forEach((aspect, a) => {
     const w = file.aspects[aspect];
     if (!w) throw new Error(`${WEIGHTS_FILE}: no weights for ${aspect}`);
-    if (w.sparse.length !== file.vocabulary.length * K || w.dense.length !== vectors.dimensions * K) {
+    if (w.sparse.length !== F * K || w.dense.length !== D * K) {
       throw new Error(`${WEIGHTS_FILE}: ${aspect} weights do not fit the vocabulary and the vector size`);
     }
-    aspects.set(aspect, {
-      bias: Float64Array.from(w.bias),
-      sparse: Float32Array.from(w.sparse),
-      dense: Float32Array.from(w.dense),
-    });
-  }
+    for (let k = 0; k < K; k++) {
+      bias[a * K + k] = w.bias[k] as number;
+      for (let f = 0; f < F; f++) sparse[f * OUTPUTS + a * K + k] = w.sparse[f * K + k] as number;
+      for (let row = 0; row * D < vectors.data.length; row++) {
+        let sum = 0;
+        for (let d = 0; d < D; d++) sum += (vectors.data[row * D + d] as number) * (w.dense[d * K + k] as number);
+        projected[row * OUTPUTS + a * K + k] = sum;
+      }
+    }
+  });
   return {
     version: file.version,
     hash,
     vectors,
-    vocabulary: new Map(file.vocabulary.map((name, i) => [name, i])),
     threshold: file.threshold,
-    aspects,
+    ...indexNames(file.vocabulary),
+    features: F,
+    bias,
+    sparse,
+    projected,
   };
 }
 
@@ -90,35 +130,4 @@ export function loadModel(root = "."): ClauseModel {
   const model = modelFromWeights(parsed.data, vectors, hash.digest("hex"));
   if (root === ".") cached = model;
   return model;
-}
-
-/** Feature indexes of a clause in the model's vocabulary, each once. */
-export function featureIndexes(model: ClauseModel, features: ClauseFeatures): number[] {
-  const out: number[] = [];
-  for (const name of features.names) {
-    const i = model.vocabulary.get(name);
-    if (i !== undefined && !out.includes(i)) out.push(i);
-  }
-  return out;
-}
-
-/** The three class logits of one clause for one aspect ("none" is 0). */
-export function logits(w: AspectWeights, indexes: readonly number[], vector: Float32Array, out: Float64Array): void {
-  out[0] = w.bias[0] as number;
-  out[1] = w.bias[1] as number;
-  out[2] = w.bias[2] as number;
-  for (const f of indexes) {
-    const o = f * K;
-    out[0] += w.sparse[o] as number;
-    out[1] += w.sparse[o + 1] as number;
-    out[2] += w.sparse[o + 2] as number;
-  }
-  for (let d = 0; d < vector.length; d++) {
-    const x = vector[d] as number;
-    if (x === 0) continue;
-    const o = d * K;
-    out[0] += x * (w.dense[o] as number);
-    out[1] += x * (w.dense[o + 1] as number);
-    out[2] += x * (w.dense[o + 2] as number);
-  }
 }
