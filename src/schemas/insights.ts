@@ -81,16 +81,24 @@ export const EntityInsightSchema = z
     id: SlugSchema,
     name: z.string(),
     aliases: z.array(z.string()).meta({ description: "Names the text matcher accepts for this entity." }),
-    review_count: CountSchema.meta({ description: "Reviews linked to the entity (structured field or text)." }),
-    rating_value: z.number().nullable().meta({
-      description: "Mean star rating of the linked reviews, 2 decimals; null without reviews.",
+    review_count: CountSchema.meta({
+      description:
+        "Reviews linked to the entity: by the structured field, or for technicians and areas also by the text.",
     }),
-    distribution: RatingDistributionSchema,
+    rating_value: z.number().nullable().meta({
+      description:
+        "Mean star rating of the linked reviews, 2 decimals; null without reviews, and null for technicians unless business.json sets insights.technician_ratings.",
+    }),
+    distribution: RatingDistributionSchema.nullable().meta({
+      description: "Star distribution of the linked reviews; null for technicians unless insights.technician_ratings.",
+    }),
     text_mentions: CountSchema.meta({
-      description: "Of review_count, the reviews linked only by an unambiguous mention in the text.",
+      description:
+        "Of review_count, the reviews linked only by an unambiguous mention in the text (always 0 for services, which count by the job).",
     }),
     aspects: z.array(AspectBreakdownSchema).nullable().meta({
-      description: "Aspect breakdown over the linked reviews; null below method.thresholds.entity_min_reviews.",
+      description:
+        "Aspect breakdown over the linked reviews; null below method.thresholds.entity_min_reviews. For a technician, only clauses about that technician count, and price and responsiveness (the office's and the price list's) never do.",
     }),
   })
   .meta({ id: "EntityInsight", description: "Figures for one technician, service or service area." });

@@ -93,6 +93,11 @@ function isSarcasm(score: ClauseScore, rating: number | undefined, lex: Compiled
   return score.sarcasmMarker || score.total >= lex.settings.sarcasm_score;
 }
 
+function ruleAgrees(score: ClauseScore, aspect: AspectId, polarity: string, threshold: number): boolean {
+  const s = score.aspects.find((a) => a.aspect === aspect)?.score ?? 0;
+  return polarity === "positive" ? s >= threshold : polarity === "negative" ? s <= -threshold : false;
+}
+
 /** The rule layer's reading of a review: clauses and, per clause, the aspects its cues and exact rules score. */
 export interface RuleReading {
   clauses: Clause[];
@@ -141,6 +146,9 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
       for (const { aspect, polarity, margin } of read) {
         // The star-rating guard: a strongly positive clause in a 1- or 2-star review is not counted.
         if (sarcastic && polarity === "positive") continue;
+        // Another business, an earlier repair by others, a hypothetical or a worry is never evidence: in a
+        // clause that names one, only what the rule layer reads before it counts.
+        if (score.scoped && !ruleAgrees(score, aspect, polarity, lex.settings.threshold)) continue;
         const span: EvidenceSpan = {
           start: clause.start,
           end: clause.end,
