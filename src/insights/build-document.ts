@@ -6,12 +6,12 @@ import type { Permalink } from "./aspects/evidence.ts";
 import { Judgements } from "./aspects/judgements.ts";
 import type { EditorData } from "./editor/load-editor-data.ts";
 import { buildEntities } from "./entities/build-entities.ts";
-import { entityNames } from "./entities/names.ts";
 import { type EditorProblem, mergeFaq } from "./faq/build-faq.ts";
 import type { Figures } from "./faq/check-numbers.ts";
 import { computedFaq } from "./faq/computed-faq.ts";
 import { buildSummary } from "./summary/build-summary.ts";
 import type { Thresholds } from "./thresholds.ts";
+import type { TopicListing } from "./topics/rank-topics.ts";
 import { rankTopics } from "./topics/rank-topics.ts";
 
 export interface DocumentInput {
@@ -28,6 +28,8 @@ export interface DocumentResult {
   document: InsightsDocument;
   /** For the editor, by file: literal numbers the figures contradict, a stale summary. Never a failed build. */
   warnings: { faq: EditorProblem[]; summary: EditorProblem[] };
+  /** Every review of each published topic, as positions in `items`: the review browser's topic pages. */
+  topicListings: TopicListing[];
 }
 
 /** The whole /insights.json from analysed reviews and editor data: pure, no clock, same input, same output. */
@@ -39,12 +41,7 @@ export function buildDocument(input: DocumentInput): DocumentResult {
   const judgements = new Judgements(items);
   const aspects = buildAspects(judgements, thresholds, input.permalink);
   const entities = buildEntities(business, editor.entities, judgements, thresholds);
-  const topics = rankTopics(
-    items,
-    editor.background,
-    { generic: new Set(editor.topics.generic), names: entityNames(business, editor.entities) },
-    thresholds,
-  );
+  const { topics, listings: topicListings } = rankTopics(items, editor.topics, thresholds, input.permalink);
   const figures: Figures = {
     aspects: new Map(aspects.map((a) => [a.id, a])),
     reviewCount: count,
@@ -72,5 +69,6 @@ export function buildDocument(input: DocumentInput): DocumentResult {
   return {
     document,
     warnings: { faq: faq.warnings, summary: summary.warnings },
+    topicListings,
   };
 }

@@ -17,9 +17,7 @@ export const THRESHOLDS = {
   entity_min_reviews: 3,
   /** A topic needs this many reviews ... */
   topic_min_reviews: 3,
-  /** ... and this share of the reviews with text. */
-  topic_min_share: 0.02,
-  max_topics: 12,
+  max_topics: 16,
   /** review_ids listed per topic, newest first; `reviews` has the full count. */
   topic_review_ids: 50,
   /** A computed FAQ answer about an aspect needs this many mentions. */

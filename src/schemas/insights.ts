@@ -106,21 +106,29 @@ export type EntityInsight = z.infer<typeof EntityInsightSchema>;
 
 export const TopicSchema = z
   .strictObject({
-    phrase: z.string().meta({ description: "The phrase as reviewers most often write it (lower case)." }),
-    lemma: z.string().meta({ description: "The lemmatised phrase the counts group by." }),
-    reviews: CountSchema.meta({ description: "Reviews that mention the phrase (each review once)." }),
-    positive: CountSchema.meta({ description: "Reviews where the phrase stands in positive judgements only." }),
-    negative: CountSchema.meta({ description: "Reviews where the phrase stands in negative judgements only." }),
-    neutral: CountSchema.meta({ description: "Reviews where the phrase stands in no judged clause." }),
-    mixed: CountSchema.meta({ description: "Reviews where the phrase stands in positive and negative clauses." }),
-    aspect: AspectIdSchema.nullable().meta({
-      description: "The aspect most clauses with the phrase are about, when at least half are; otherwise null.",
+    id: SlugSchema.meta({
+      description: "Stable id; the review browser lists the topic's reviews at /reviews/topic/<id>/.",
     }),
+    phrase: z.string().meta({ description: 'What customers weigh, as a chip\'s text ("arrival window").' }),
+    aspects: z.array(AspectIdSchema).meta({ description: "A mention counts only in a clause judging one of these." }),
+    reviews: CountSchema.meta({ description: "Reviews with a judged clause on the topic (each review once)." }),
+    positive: CountSchema.meta({ description: "Reviews whose clauses on the topic are positive only." }),
+    negative: CountSchema.meta({ description: "Reviews whose clauses on the topic are negative only." }),
+    neutral: CountSchema.meta({ description: "Reviews whose clauses on the topic are neutral only." }),
+    mixed: CountSchema.meta({ description: "Reviews with positive and negative clauses on the topic." }),
+    quotes: z
+      .array(QuoteSchema)
+      .max(2)
+      .meta({ description: "The newest negative and the newest positive clause on the topic." }),
     review_ids: z.array(SlugSchema).meta({
-      description: "The newest reviews that mention the phrase, at most method.thresholds.topic_review_ids.",
+      description: "The newest reviews on the topic, at most method.thresholds.topic_review_ids.",
     }),
   })
-  .meta({ id: "Topic", description: "A phrase people often mention, ranked against a background frequency table." });
+  .meta({
+    id: "Topic",
+    description:
+      "A topic customers weigh (arrival window, quote versus final bill, emergency line, upselling...): a recurring judgement, never an object noun alone.",
+  });
 export type Topic = z.infer<typeof TopicSchema>;
 
 export const FaqEntrySchema = z

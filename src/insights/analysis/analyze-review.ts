@@ -22,8 +22,6 @@ export { lexiconHash, loadLexicon, METHOD_VERSION } from "./lexicon.ts";
 
 export interface Analyzer {
   analyze(text: string, rating?: number): ReviewAnalysis;
-  /** The same analysis with the tokens it was read from, so the topic phrases need no second wink pass. */
-  analyzeWithTokens(text: string, rating?: number): { analysis: ReviewAnalysis; tokens: Tokens };
   /** What the learned layer reads of each clause (for training). */
   features(text: string, rating?: number): ClauseFeatures[];
 }
@@ -109,16 +107,13 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   const lex = compileLexicon(lexicon);
   const model = options.model ?? loadModel();
   const classifier = new ClauseClassifier(model);
-  const analyzeWithTokens = (text: string, rating?: number) => {
-    const tokens = tokenize(text, lex.personNames);
-    return { analysis: analyzeTokens(text, tokens, rating), tokens };
-  };
+  const analyze = (text: string, rating?: number) => analyzeTokens(text, tokenize(text, lex.personNames), rating);
   const features = (text: string, rating?: number) => {
     const tokens = tokenize(text, lex.personNames);
     const { clauses, scores } = readRules(text, tokens, rating);
     return clauses.map((c, i) => clauseFeatures(tokens, c, scores[i] as ClauseScore, rating, lex, model.vectors));
   };
-  return { analyze: (text, rating) => analyzeWithTokens(text, rating).analysis, analyzeWithTokens, features };
+  return { analyze, features };
 
   function readRules(text: string, tokens: Tokens, rating?: number): RuleReading {
     const clauses = splitClauses(tokens, lex.contrast);

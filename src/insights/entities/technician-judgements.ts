@@ -41,11 +41,11 @@ function aboutSentences(text: string, names: RegExp, others: RegExp | null, only
   return about;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Case-sensitive whole-word alternation of names ("Marcus B.", "Marcus"). */
 export function namePattern(names: readonly string[]): RegExp | null {
-  const parts = [...new Set(names)].filter((n) => n.length > 0).map(escape);
+  const parts = [...new Set(names)].filter((n) => n.length > 0).map(escapeRegExp);
   return parts.length === 0 ? null : new RegExp(`(?<![\\p{L}])(?:${parts.join("|")})(?![\\p{L}])`, "u");
 }
 

@@ -73,8 +73,8 @@ function indexNames(vocabulary: readonly string[]) {
     else if (name.startsWith("w:")) words.set(name.slice(2), i);
     else if (name.startsWith("b:")) {
       const [first, second] = name.slice(2).split(" ") as [string, string];
-      let inner = pairs.get(first);
-      if (!inner) pairs.set(first, (inner = new Map()));
+      const inner = pairs.get(first) ?? new Map<string, number>();
+      pairs.set(first, inner);
       inner.set(second, i);
     } else others.set(name, i);
   });

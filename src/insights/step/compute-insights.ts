@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Dataset } from "../../data/dataset.ts";
@@ -11,6 +12,7 @@ import { AnalysisCache } from "../cache/analysis-cache.ts";
 import { loadEditorData } from "../editor/load-editor-data.ts";
 import { loadModel } from "../model/clause-model.ts";
 import { AGGREGATION_VERSION, THRESHOLDS } from "../thresholds.ts";
+import type { TopicListing } from "../topics/rank-topics.ts";
 import { analyseReviews, type ReviewAnalyzer } from "./analyse-reviews.ts";
 import { sarcasmNotes } from "./sarcasm-notes.ts";
 
@@ -46,6 +48,8 @@ export interface InsightsStepResult {
   notes: string[];
   /** For the editor (also in `notes`): literal numbers the figures contradict, a stale summary. */
   warnings: string[];
+  /** The reviews of each published topic, as dataset positions, for the review browser's topic pages. */
+  topicListings: TopicListing[];
   seconds: { analysis: number; aggregation: number };
 }
 
@@ -67,11 +71,11 @@ export function computeInsights(options: InsightsStepOptions): InsightsStepResul
   const base = createAnalyzer(lexicon, { model });
   const analyzer = options.wrapAnalyzer ? options.wrapAnalyzer(base) : base;
   const methodVersion = `${METHOD_VERSION}+${AGGREGATION_VERSION}`;
-  const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}|${model.hash}`);
-  const opinionWords = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
+  const topicsHash = createHash("sha256").update(JSON.stringify(editor.topics)).digest("hex");
+  const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}|${model.hash}|${topicsHash}`);
   const threads = options.wrapAnalyzer ? 1 : (options.workers?.threads ?? Math.min(2, availableParallelism()));
   const minimum = options.workers?.minimum ?? WORKER_MINIMUM;
-  const { items, analysed } = analyseReviews(reviews, analyzer, cache, opinionWords, {
+  const { items, analysed } = analyseReviews(reviews, analyzer, cache, editor.topics, {
     lexicon,
     modelRoot: options.root,
     threads,
@@ -99,5 +103,12 @@ export function computeInsights(options: InsightsStepOptions): InsightsStepResul
     ...result.warnings.summary.map((p) => formatProblem({ file: editor.files.summary, ...p })),
   ];
   const notes = [...warnings.map((w) => `warning: ${w}`), ...sarcasmNotes(items)];
-  return { document: result.document, analysed, notes, warnings, seconds: { analysis, aggregation: since(phase) } };
+  return {
+    document: result.document,
+    analysed,
+    notes,
+    warnings,
+    topicListings: result.topicListings,
+    seconds: { analysis, aggregation: since(phase) },
+  };
 }

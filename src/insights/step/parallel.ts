@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { TopicCatalogue } from "../../schemas/insights-data.ts";
 import type { Lexicon } from "../../schemas/lexicon.ts";
 import type { Encoded } from "../cache/codec.ts";
 
@@ -10,7 +11,7 @@ export interface WorkerInput {
   lexicon: Lexicon;
   /** The folder the learned model's files are read from (the project root). */
   modelRoot: string;
-  opinionWords: string[];
+  topics: TopicCatalogue;
   texts: string[];
   ratings: number[];
   port: MessagePort;
@@ -21,7 +22,7 @@ export interface WorkerInput {
 export interface WorkerSetup {
   lexicon: Lexicon;
   modelRoot: string;
-  opinionWords: string[];
+  topics: TopicCatalogue;
   /** For tests: how many texts this thread takes (default: so that both threads finish together). */
   cut?: number;
 }
@@ -66,7 +67,7 @@ export function analyseWithWorker(
   const input: WorkerInput = {
     lexicon: setup.lexicon,
     modelRoot: setup.modelRoot,
-    opinionWords: setup.opinionWords,
+    topics: setup.topics,
     texts: texts.slice(cut),
     ratings: ratings.slice(cut),
     port: port2,
