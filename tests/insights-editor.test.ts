@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkNumbers, type Figures } from "../src/insights/faq/check-numbers.ts";
 import { generateSummary } from "../src/insights/summary/generate-summary.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
-import type { AspectInsight, PolarityCounts } from "../src/schemas/insights.ts";
+import type { AspectInsight, PolarityCounts, Topic } from "../src/schemas/insights.ts";
 import { runBuild, runScript } from "./support/run-build.ts";
 
 const counts = (positive: number, negative: number, mixed = 0, neutral = 0): PolarityCounts => ({
@@ -67,23 +67,67 @@ const aspect = (id: AspectInsight["id"], c: PolarityCounts): AspectInsight => ({
   evidence: { positive: [], negative: [], neutral: [], mixed: [] },
 });
 
+const topic = (id: string, aspects: AspectInsight["id"][], negative: number, text: string): Topic => ({
+  id,
+  phrase: id.replace(/-/g, " "),
+  aspects,
+  reviews: negative + 2,
+  positive: 2,
+  negative,
+  neutral: 0,
+  mixed: 0,
+  quotes: [
+    {
+      review_id: `r-${id}`,
+      url: `https://x.test/reviews/r-${id}/`,
+      date: "2025-05-01",
+      rating: 1,
+      text,
+      start: 0,
+      end: text.length,
+      polarity: "negative",
+      aspect: aspects[0] as AspectInsight["id"],
+    },
+  ],
+  review_ids: [`r-${id}`],
+});
+
 describe("generated summary", () => {
   const range = { count: 120, first: "2024-01-02", last: "2025-05-12" };
 
-  it("always states the main concern once it passes the threshold, however rare", () => {
+  it("names every concern by its share of negative reviews, with its denominator and mixed counted", () => {
     const aspects = [
-      aspect("quality", counts(60, 0)),
-      aspect("communication", counts(40, 1)),
-      aspect("price", counts(10, 3)),
+      aspect("quality", counts(60, 4)),
+      aspect("punctuality", counts(10, 14, 2)),
+      aspect("price", counts(30, 8)),
     ];
-    const summary = generateSummary(aspects, range, THRESHOLDS);
-    expect(summary.text).toContain("The most common concern is price: 3 of 13 reviews that mention it are negative.");
+    const summary = generateSummary(aspects, [], range, THRESHOLDS);
+    // Punctuality first: 14 of 26 negative beats price's 8 of 38; quality (4 of 64) is below the share.
+    expect(summary.text).toContain(
+      "The main concerns, by share of negative reviews: Punctuality: 14 of 26 reviews that mention punctuality are negative, and 2 mixed. Price: 8 of 38 reviews that mention price are negative.",
+    );
+    expect(summary.text).not.toContain("Quality of work:");
     expect(checkNumbers(summary.text, { ...figures, aspects: new Map(aspects.map((a) => [a.id, a])) })).toEqual([]);
   });
 
+  it("says what the complaints are about, grouped by topic, each backed by a quote", () => {
+    const aspects = [aspect("price", counts(20, 9)), aspect("quality", counts(40, 1))];
+    const topics = [
+      topic("quote-vs-bill", ["price"], 6, "The final bill was $400 over the quote."),
+      topic("fees", ["price"], 3, "Nobody mentioned the $95 trip fee."),
+      topic("clean-up", ["cleanliness"], 5, "Mud everywhere."),
+    ];
+    const summary = generateSummary(aspects, topics, range, THRESHOLDS);
+    expect(summary.text).toContain("The complaints are mostly about quote vs bill (6 reviews) and fees (3 reviews).");
+    expect(summary.evidence.map((q) => q.text)).toEqual(
+      expect.arrayContaining(["The final bill was $400 over the quote.", "Nobody mentioned the $95 trip fee."]),
+    );
+    expect(summary.text).not.toContain("clean up");
+  });
+
   it("says so when no concern passes the threshold", () => {
-    const summary = generateSummary([aspect("quality", counts(60, 2))], range, THRESHOLDS);
-    expect(summary.text).toContain("No concern is raised in 3 or more reviews.");
+    const summary = generateSummary([aspect("quality", counts(60, 2))], [], range, THRESHOLDS);
+    expect(summary.text).toContain("No aspect is judged negatively in 3 or more reviews.");
   });
 });
 

@@ -9,6 +9,7 @@ import { buildEntities } from "./entities/build-entities.ts";
 import { type EditorProblem, mergeFaq } from "./faq/build-faq.ts";
 import type { Figures } from "./faq/check-numbers.ts";
 import { computedFaq } from "./faq/computed-faq.ts";
+import { emergencyAnswer } from "./faq/emergency-answer.ts";
 import { buildSummary } from "./summary/build-summary.ts";
 import type { Thresholds } from "./thresholds.ts";
 import type { TopicListing } from "./topics/rank-topics.ts";
@@ -47,8 +48,20 @@ export function buildDocument(input: DocumentInput): DocumentResult {
     reviewCount: count,
     reviewsWithText: count,
   };
-  const faq = mergeFaq(computedFaq(business, aspects, entities, last, thresholds), editor.faq, aspects, figures);
-  const summary = buildSummary(editor.summary, aspects, { count, first, last }, figures, thresholds);
+  const faq = mergeFaq(
+    computedFaq(
+      business,
+      aspects,
+      entities,
+      last,
+      thresholds,
+      emergencyAnswer(business, items, thresholds, input.permalink),
+    ),
+    editor.faq,
+    aspects,
+    figures,
+  );
+  const summary = buildSummary(editor.summary, aspects, topics, { count, first, last }, figures, thresholds);
   const span = first && last ? `, ${first} to ${last}` : "";
   const document: InsightsDocument = {
     as_of: last,

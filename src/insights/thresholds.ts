@@ -24,6 +24,8 @@ export const THRESHOLDS = {
   faq_min_mentions: 5,
   /** An aspect is named as a strength or a concern in the generated summary from this many reviews on. */
   summary_min_reviews: 3,
+  /** ... and in at least this share of the reviews that mention the aspect, to be named a concern. */
+  concern_min_share: 0.2,
 } as const;
 
 export type Thresholds = typeof THRESHOLDS;

@@ -1,4 +1,4 @@
-import type { AspectInsight, Summary } from "../../schemas/insights.ts";
+import type { AspectInsight, Summary, Topic } from "../../schemas/insights.ts";
 import type { EditorSummaryFile } from "../../schemas/insights-data.ts";
 import { fillPlaceholders, withoutPlaceholders } from "../editor/placeholders.ts";
 import type { EditorProblem } from "../faq/build-faq.ts";
@@ -16,11 +16,12 @@ export interface SummaryResult {
 export function buildSummary(
   editor: EditorSummaryFile | undefined,
   aspects: readonly AspectInsight[],
+  topics: readonly Topic[],
   range: { count: number; first: string | null; last: string | null },
   figures: Figures,
   thresholds: Thresholds,
 ): SummaryResult {
-  if (!editor) return { summary: generateSummary(aspects, range, thresholds), warnings: [] };
+  if (!editor) return { summary: generateSummary(aspects, topics, range, thresholds), warnings: [] };
   const warnings = checkNumbers(withoutPlaceholders(editor.text), figures).map((message) => ({
     field: "text",
     message,
