@@ -13,7 +13,8 @@ import { type ClauseFeatures, clauseFeatures, readFeatures } from "../model/feat
 import { windowHits } from "./arrival-window.ts";
 import { type Clause, splitClauses } from "./clauses.ts";
 import { type CompiledLexicon, compileLexicon } from "./compile.ts";
-import { describesOwnProblem } from "./problem-clause.ts";
+import { isLukewarm } from "./lukewarm.ts";
+import { describesOutcome, describesOwnProblem } from "./problem-clause.ts";
 import { quoteHits } from "./quote-vs-bill.ts";
 import { type ClauseScore, type IdiomHit, scoreClause } from "./score-clause.ts";
 import { type Tokens, tokenize } from "./tokens.ts";
@@ -138,7 +139,13 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
       classifier.reset();
       readFeatures(tokens, clause, score, rating, lex, model.vectors, classifier);
       const read = classifier.read();
-      for (const { aspect, polarity, margin } of read) {
+      const lukewarm = isLukewarm(text, tokens, clause);
+      for (const reading of read) {
+        const { aspect, margin } = reading;
+        let { polarity } = reading;
+        // Lukewarm is neutral; sarcasm in a low-rated review with a problem in it is the problem.
+        if (lukewarm && polarity === "positive") polarity = "neutral";
+        if (sarcastic && polarity === "positive" && describesOutcome(tokens, clause)) polarity = "negative";
         // The star-rating guard: a strongly positive clause in a 1- or 2-star review is not counted.
         if (sarcastic && polarity === "positive") continue;
         // Another business, an earlier repair by others, a hypothetical or a worry is never evidence: in a

@@ -70,3 +70,23 @@ export function describesOwnProblem(tokens: Tokens, clause: Clause, score: Claus
   }
   return problem;
 }
+
+/** Words of a problem back or worse ("now it leaks twice as fast", "clogged again"). */
+const WORSE = new Set([
+  "again",
+  "still",
+  "twice",
+  "worse",
+  "leaks",
+  "leaking",
+  "broke",
+  "broken",
+  "clogged",
+  "flooded",
+]);
+
+/** The clause says the problem is back or worse: what a sarcastic "wonderful" in a 1-star review is about. */
+export function describesOutcome(tokens: Tokens, clause: Clause): boolean {
+  for (let i = clause.first; i < clause.last; i++) if (WORSE.has(tokens.normal[i] as string)) return true;
+  return false;
+}

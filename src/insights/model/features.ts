@@ -23,6 +23,15 @@ function shape(lemma: string, value: string): string {
   return value.includes(":") || /(am|pm)$/i.test(value) ? "#time" : "#num";
 }
 
+/** A capitalised word inside a sentence (not "I", not shouted in capitals): part of a name. */
+function isName(tokens: Tokens, i: number): boolean {
+  const value = tokens.value[i] as string;
+  const first = value.charCodeAt(0);
+  if (first < 65 || first > 90 || value.length < 2 || value === value.toUpperCase()) return false;
+  if (i > 0 && tokens.punct[i - 1] === 1 && /^[.!?"“(]$/.test(tokens.value[i - 1] as string)) return false;
+  return !tokens.sentences.some((s) => s[0] === i);
+}
+
 function negated(tokens: Tokens, clause: Clause, i: number, lex: CompiledLexicon): boolean {
   const floor = Math.max(clause.first, i - lex.settings.negation_window);
   for (let j = i - 1; j >= floor; j--) {
@@ -69,7 +78,8 @@ export function readFeatures(
       previous = "";
       continue;
     }
-    const lemma = shape(tokens.lemma[i] as string, tokens.value[i] as string);
+    // A name is no judgement, whatever words it is made of ("Pleasant Grove Blvd", "Goodman").
+    const lemma = isName(tokens, i) ? "#name" : shape(tokens.lemma[i] as string, tokens.value[i] as string);
     sink.word(lemma, negated(tokens, clause, i, lex));
     if (previous !== "") sink.pair(previous, lemma);
     previous = lemma;
