@@ -17,12 +17,18 @@ describe("insights audit", () => {
   );
   const pool = publishedQuotes(document);
 
-  it("pools every quote the aspects, FAQ and summary publish, each once", () => {
+  it("pools every quote the aspects, FAQ, summary and topics publish, each once", () => {
     const aspectQuotes = document.aspects.flatMap((a) => Object.values(a.evidence).flat());
     const keys = new Set(
       pool.map((p) => `${p.quote.review_id}|${p.quote.start}|${p.quote.aspect}|${p.quote.polarity}`),
     );
-    for (const q of [...aspectQuotes, ...document.faq.flatMap((f) => f.evidence), ...document.summary.evidence]) {
+    const topicQuotes = document.topics.flatMap((t) => t.quotes);
+    for (const q of [
+      ...aspectQuotes,
+      ...document.faq.flatMap((f) => f.evidence),
+      ...document.summary.evidence,
+      ...topicQuotes,
+    ]) {
       expect(keys.has(`${q.review_id}|${q.start}|${q.aspect}|${q.polarity}`)).toBe(true);
     }
     expect(keys.size).toBe(pool.length);

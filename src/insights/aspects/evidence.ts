@@ -25,7 +25,10 @@ export function toQuote(review: Review, aspect: AspectId, span: EvidenceSpan, pe
   };
 }
 
-/** The clause that stands for the review in a bucket: first in text order that fits in a quote. */
+/**
+ * The clause that stands for the review in a bucket: the one the analyser is surest of (largest margin;
+ * ties: first in text order) that fits in a quote, so a quote says most plainly what it is published for.
+ */
 function spanFor(
   item: AnalysedReview,
   aspect: AspectId,
@@ -37,7 +40,7 @@ function spanFor(
   for (const span of judgement?.evidence ?? []) {
     const wanted = bucket === "mixed" ? span.polarity !== "neutral" : span.polarity === bucket;
     if (!wanted || span.end - span.start > max || span.end > item.review.text.length) continue;
-    if (!best || span.start < best.start) best = span;
+    if (!best || Math.abs(span.score) > Math.abs(best.score)) best = span;
   }
   return best;
 }

@@ -3,7 +3,7 @@ import type { InsightsDocument, Quote } from "../../schemas/insights.ts";
 /** A quote as the document publishes it, with what it is published for. */
 export interface PublishedQuote {
   quote: Quote;
-  /** Where it appears: "aspects.price.negative", "faq.on-time", "summary", "topics.<phrase>". */
+  /** Where it appears: "aspects.price.negative", "faq.on-time", "summary", "topics.arrival-window". */
   place: string;
 }
 
@@ -27,5 +27,6 @@ export function publishedQuotes(document: InsightsDocument): PublishedQuote[] {
   }
   for (const entry of document.faq) for (const q of entry.evidence) add(q, `faq.${entry.id}`);
   for (const q of document.summary.evidence) add(q, "summary");
+  for (const t of document.topics) for (const q of t.quotes) add(q, `topics.${t.id}`);
   return out;
 }
