@@ -65,6 +65,16 @@ describe("deterministic builds", () => {
       return index < 0 ? [] : [listingPath(listing, Math.floor(index / PAGE_SIZE) + 1)];
     });
     expect(listed).toContain("/reviews/page/3/");
+    // The topic pages that list it (see tests/insights-topics.test.ts for what a topic lists).
+    const topicDir = path.join(inject("sampleDist"), "reviews", "topic");
+    const onTopics = readdirSync(topicDir, { recursive: true })
+      .map(String)
+      .filter(
+        (f) =>
+          f.endsWith("index.html") && readFileSync(path.join(topicDir, f), "utf8").includes(`/reviews/${target.id}/"`),
+      )
+      .map((f) => `/reviews/topic/${path.dirname(f)}/`);
+    listed.push(...onTopics);
     // The API page's search example carries a next_cursor, which names the data version on purpose.
     expect(changed.sort()).toEqual(["/api/", "/reviews.json", `/reviews/${target.id}/`, ...listed].sort());
     expect(after.data_sha256).not.toBe(before.data_sha256);

@@ -102,7 +102,9 @@ describe("the home page content", () => {
   it("shows technicians, topics, the FAQ and the summary with its date and the disclosure", () => {
     expect(page.main).toContain(`<a href="/reviews/technician/marcus-bell/">Marcus B.</a>`);
     expect(page.main).toContain("Lead service plumber");
-    expect(page.main).toContain(`<li class="chip">camera inspection <span class="chip-count">12`);
+    expect(page.main).toContain(
+      `<li class="chip"><a href="/reviews/topic/arrival-window/">arrival window</a> <span class="chip-count">12<span class="visually-hidden"> reviews: 5 positive, 6 negative</span>`,
+    );
     for (const entry of fixture.faq) expect(page.main).toContain(`<h3>${entry.question}</h3>`);
     expect(page.main).toContain(`as of <time datetime="2026-11-20">November 20, 2026</time>`);
     expect(page.main).toContain(fixture.disclosure);

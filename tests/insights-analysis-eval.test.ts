@@ -59,7 +59,15 @@ describe("evaluation scorer", () => {
   it("evaluates the real analyser on the smoke file", () => {
     const smoke = parseLabelled(readFileSync("tests/fixtures/insights/smoke.jsonl", "utf8"), "smoke.jsonl");
     const e = evaluate(analyzer, smoke);
-    expect(e.overall).toEqual({ n: 3, precision: 1, recall: 1, f1: 1, polarity_accuracy: 1, polar_precision: 1 });
+    expect(e.overall).toEqual({
+      n: 3,
+      precision: 1,
+      recall: 1,
+      f1: 1,
+      polarity_accuracy: 1,
+      polar_precision: 1,
+      opposite_rate: 0,
+    });
   });
 
   it("names the file and line of a malformed line", () => {
@@ -84,6 +92,7 @@ describe("evaluation scorer", () => {
       f1: 1,
       polarity_accuracy: 1,
       polar_precision: 1,
+      opposite_rate: 0,
     });
     const dir = mkdtempSync(path.join(tmpdir(), "eval-"));
     const file = path.join(dir, "bad.jsonl");
@@ -91,5 +100,28 @@ describe("evaluation scorer", () => {
     const bad = spawnSync(tsx, ["scripts/insights-eval.ts", file], { encoding: "utf8" });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain(`${file}:2:`);
+  });
+});
+
+describe("insights:eval --predictions", () => {
+  it("writes one line per review with the predicted polarity of each judged aspect, absent ones left out", () => {
+    const tsx = path.join("node_modules", ".bin", "tsx");
+    const out = path.join(mkdtempSync(path.join(tmpdir(), "pred-")), "p.jsonl");
+    const run = spawnSync(
+      tsx,
+      ["scripts/insights-eval.ts", "tests/fixtures/insights/smoke.jsonl", "--predictions", out],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(run.status).toBe(0);
+    const gold = parseLabelled(readFileSync("tests/fixtures/insights/smoke.jsonl", "utf8"), "smoke.jsonl");
+    const lines = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id)).toEqual(gold.map((g) => g.id));
+    // The smoke file scores 1.0, so each line equals its label exactly.
+    expect(lines.map((l) => l.aspects)).toEqual(gold.map((g) => g.aspects));
   });
 });

@@ -27,9 +27,9 @@ afterAll(() => {
 function run(root: string, data: Dataset) {
   let calls = 0;
   const wrapAnalyzer = (inner: ReviewAnalyzer): ReviewAnalyzer => ({
-    analyzeWithTokens(text, rating) {
+    analyze(text, rating) {
       calls += 1;
-      return inner.analyzeWithTokens(text, rating);
+      return inner.analyze(text, rating);
     },
   });
   const result = computeInsights({ root, dataDir: "data", dataset: data, urls, wrapAnalyzer });

@@ -7,6 +7,7 @@ import { loadDataset } from "../src/data/load-dataset.ts";
 import { createAnalyzer, loadLexicon } from "../src/insights/analysis/analyze-review.ts";
 import { analyseText } from "../src/insights/step/analyse-reviews.ts";
 import { analyseWithWorker } from "../src/insights/step/parallel.ts";
+import { compileTopics } from "../src/insights/topics/match-topics.ts";
 
 // The sample reviews and the development set. A text's result must not depend on what was read before
 // it (tests/insights-tokens.test.ts), so the worker's share equals what this thread would have made.
@@ -26,10 +27,11 @@ function singleThreaded(): string {
     import { readFileSync } from "node:fs";
     import { createAnalyzer, loadLexicon } from ${module("src/insights/analysis/analyze-review.ts")};
     import { analyseText } from ${module("src/insights/step/analyse-reviews.ts")};
+    import { compileTopics } from ${module("src/insights/topics/match-topics.ts")};
     const { texts, ratings, after } = JSON.parse(readFileSync(0, "utf8"));
     const { lexicon } = loadLexicon();
     const analyzer = createAnalyzer(lexicon);
-    const opinion = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
+    const opinion = compileTopics(JSON.parse(readFileSync("data/insights/topics.json", "utf8")));
     const entries = texts.map((t, i) => analyseText(analyzer, t, ratings[i], opinion));
     process.stdout.write(JSON.stringify({ entries, after: analyseText(analyzer, after, 2, opinion) }));`;
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
@@ -45,12 +47,13 @@ describe("per-review step on a worker thread", () => {
   it("gives the single-threaded entries, in order, and the same result for a text analysed afterwards", () => {
     const { lexicon } = loadLexicon();
     const analyzer = createAnalyzer(lexicon);
-    const opinion = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
+    const catalogue = JSON.parse(readFileSync("data/insights/topics.json", "utf8"));
+    const opinion = compileTopics(catalogue);
     const cut = Math.round(texts.length * 0.4);
     const { entries, worker } = analyseWithWorker(
       texts,
       ratings,
-      { lexicon, opinionWords: [...opinion], cut },
+      { lexicon, modelRoot: ".", topics: catalogue, cut },
       (text, rating) => analyseText(analyzer, text, rating, opinion),
     );
     expect(worker).toBe(true);

@@ -8,10 +8,12 @@ import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
 import { PAGE_SIZE, pageWindow } from "../src/build/pagination.ts";
 import { writeBrowserPages, writePermalinkPages } from "../src/build/review-pages.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
+import { compileTopics, matchTopics } from "../src/insights/topics/match-topics.ts";
 import type { Business } from "../src/schemas/business.ts";
-import type { Review } from "../src/schemas/review.ts";
+import { hasText, type Review } from "../src/schemas/review.ts";
 import { siteUrls } from "../src/site/urls.ts";
 import { listen } from "./support/http.ts";
+import { analyzer } from "./support/insights-analysis-fixture.ts";
 
 const dist = () => inject("sampleDist");
 const pageFile = (urlPath: string) => path.join(dist(), urlPath, "index.html");
@@ -45,6 +47,23 @@ function naiveListings(): Map<string, string[]> {
     listings.set(
       `/reviews/area/${a.id}/`,
       ids((r) => r.service_area === a.id),
+    );
+  }
+  // Each published topic: the reviews with a judged clause on it, read again by the analyser.
+  const insights = JSON.parse(readFileSync(path.join(inject("sampleDist"), "insights.json"), "utf8"));
+  const catalogue = compileTopics(JSON.parse(readFileSync("data/insights/topics.json", "utf8")));
+  const onTopics = new Map(
+    reviews
+      .filter(hasText)
+      .map((r) => [
+        r.id,
+        new Set(matchTopics(r.text, analyzer.analyze(r.text, r.rating), catalogue).map((m) => m.lemma)),
+      ]),
+  );
+  for (const t of insights.topics as { id: string }[]) {
+    listings.set(
+      `/reviews/topic/${t.id}/`,
+      ids((r) => onTopics.get(r.id)?.has(t.id) ?? false),
     );
   }
   return listings;

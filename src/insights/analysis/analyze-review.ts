@@ -6,9 +6,15 @@ import {
   type ReviewAnalysis,
 } from "../../schemas/analysis.ts";
 import type { Lexicon } from "../../schemas/lexicon.ts";
+import { ClauseClassifier } from "../model/classify.ts";
+import type { ClauseModel } from "../model/clause-model.ts";
+import { loadModel } from "../model/clause-model.ts";
+import { type ClauseFeatures, clauseFeatures, readFeatures } from "../model/features.ts";
 import { windowHits } from "./arrival-window.ts";
 import { type Clause, splitClauses } from "./clauses.ts";
 import { type CompiledLexicon, compileLexicon } from "./compile.ts";
+import { isLukewarm } from "./lukewarm.ts";
+import { describesOutcome, describesOwnProblem } from "./problem-clause.ts";
 import { quoteHits } from "./quote-vs-bill.ts";
 import { type ClauseScore, type IdiomHit, scoreClause } from "./score-clause.ts";
 import { type Tokens, tokenize } from "./tokens.ts";
@@ -17,8 +23,8 @@ export { lexiconHash, loadLexicon, METHOD_VERSION } from "./lexicon.ts";
 
 export interface Analyzer {
   analyze(text: string, rating?: number): ReviewAnalysis;
-  /** The same analysis with the tokens it was read from, so the topic phrases need no second wink pass. */
-  analyzeWithTokens(text: string, rating?: number): { analysis: ReviewAnalysis; tokens: Tokens };
+  /** What the learned layer reads of each clause (for training). */
+  features(text: string, rating?: number): ClauseFeatures[];
 }
 
 export interface AnalyzerOptions {
@@ -27,6 +33,8 @@ export interface AnalyzerOptions {
    * are derived so that skipping never changes a result; turning this off is for tests that check so.
    */
   prefilter?: boolean;
+  /** The learned layer; the committed one by default. */
+  model?: ClauseModel;
 }
 
 /** 1 where a keyword of the lexicon occurs in the review being analysed; reused (analysis is synchronous). */
@@ -84,17 +92,31 @@ function isSarcasm(score: ClauseScore, rating: number | undefined, lex: Compiled
   return score.sarcasmMarker || score.total >= lex.settings.sarcasm_score;
 }
 
+function ruleAgrees(score: ClauseScore, aspect: AspectId, polarity: string, threshold: number): boolean {
+  const s = score.aspects.find((a) => a.aspect === aspect)?.score ?? 0;
+  return polarity === "positive" ? s >= threshold : polarity === "negative" ? s <= -threshold : false;
+}
+
+/** The rule layer's reading of a review: clauses and, per clause, the aspects its cues and exact rules score. */
+export interface RuleReading {
+  clauses: Clause[];
+  scores: ClauseScore[];
+}
+
 export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}): Analyzer {
   const prefilter = options.prefilter ?? true;
   const lex = compileLexicon(lexicon);
-  const { threshold } = lex.settings;
-  const analyzeWithTokens = (text: string, rating?: number) => {
+  const model = options.model ?? loadModel();
+  const classifier = new ClauseClassifier(model);
+  const analyze = (text: string, rating?: number) => analyzeTokens(text, tokenize(text, lex.personNames), rating);
+  const features = (text: string, rating?: number) => {
     const tokens = tokenize(text, lex.personNames);
-    return { analysis: analyzeTokens(text, tokens, rating), tokens };
+    const { clauses, scores } = readRules(text, tokens, rating);
+    return clauses.map((c, i) => clauseFeatures(tokens, c, scores[i] as ClauseScore, rating, lex, model.vectors));
   };
-  return { analyze: (text, rating) => analyzeWithTokens(text, rating).analysis, analyzeWithTokens };
+  return { analyze, features };
 
-  function analyzeTokens(text: string, tokens: Tokens, rating?: number): ReviewAnalysis {
+  function readRules(text: string, tokens: Tokens, rating?: number): RuleReading {
     const clauses = splitClauses(tokens, lex.contrast);
     const idioms = idiomHits(text, clauses, lex, prefilter);
     windowHits(tokens, clauses, idioms);
@@ -102,25 +124,43 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
     const lowRating = rating !== undefined && rating <= 2;
     const scores = clauses.map((c, i) => scoreClause(tokens, c, lex, idioms[i] as IdiomHit[], lowRating));
     carryContrast(clauses, scores, lex);
+    return { clauses, scores };
+  }
+
+  function analyzeTokens(text: string, tokens: Tokens, rating?: number): ReviewAnalysis {
+    const { clauses, scores } = readRules(text, tokens, rating);
     const evidence = new Map<AspectId, EvidenceSpan[]>();
     const suspected: ReviewAnalysis["suspected_sarcasm"] = [];
     clauses.forEach((clause, i) => {
       const score = scores[i] as ClauseScore;
       const sarcastic = isSarcasm(score, rating, lex);
       if (sarcastic) suspected.push({ start: clause.start, end: clause.end });
-      for (const a of score.aspects) {
-        // Abstain: a clause that names an aspect without a clear judgement makes no claim.
-        if (Math.abs(a.score) < threshold || (sarcastic && a.score > 0)) continue;
+      if (describesOwnProblem(tokens, clause, score)) return;
+      classifier.reset();
+      readFeatures(tokens, clause, score, rating, lex, model.vectors, classifier);
+      const read = classifier.read();
+      const lukewarm = isLukewarm(text, tokens, clause);
+      for (const reading of read) {
+        const { aspect, margin } = reading;
+        let { polarity } = reading;
+        // Lukewarm is neutral; sarcasm in a low-rated review with a problem in it is the problem.
+        if (lukewarm && polarity === "positive") polarity = "neutral";
+        if (sarcastic && polarity === "positive" && describesOutcome(tokens, clause)) polarity = "negative";
+        // The star-rating guard: a strongly positive clause in a 1- or 2-star review is not counted.
+        if (sarcastic && polarity === "positive") continue;
+        // Another business, an earlier repair by others, a hypothetical or a worry is never evidence: in a
+        // clause that names one, only what the rule layer reads before it counts.
+        if (score.scoped && !ruleAgrees(score, aspect, polarity, lex.settings.threshold)) continue;
         const span: EvidenceSpan = {
           start: clause.start,
           end: clause.end,
-          polarity: a.score > 0 ? "positive" : "negative",
-          cue: a.cue,
-          score: Math.round(a.score * 1000) / 1000,
+          polarity,
+          cue: score.aspects.find((a) => a.aspect === aspect)?.cue || "model",
+          score: Math.round(margin * 1000) / 1000,
         };
-        const list = evidence.get(a.aspect);
+        const list = evidence.get(aspect);
         if (list) list.push(span);
-        else evidence.set(a.aspect, [span]);
+        else evidence.set(aspect, [span]);
       }
     });
     const aspects: AspectJudgement[] = [];
@@ -129,7 +169,8 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
       if (!spans) continue;
       const pos = spans.some((s) => s.polarity === "positive");
       const neg = spans.some((s) => s.polarity === "negative");
-      aspects.push({ aspect, polarity: pos && neg ? "mixed" : pos ? "positive" : "negative", evidence: spans });
+      const polarity = pos && neg ? "mixed" : pos ? "positive" : neg ? "negative" : "neutral";
+      aspects.push({ aspect, polarity, evidence: spans });
     }
     return { aspects, suspected_sarcasm: suspected };
   }

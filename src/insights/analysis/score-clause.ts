@@ -23,6 +23,8 @@ export interface ClauseScore {
   /** Sum of every valence in the clause, judged aspect or not; drives contrast carry and the sarcasm guard. */
   total: number;
   sarcasmMarker: boolean;
+  /** The clause names another business, hedges ("another company", "I was worried") or sets a condition ("if"). */
+  scoped: boolean;
 }
 
 function isNegator(tokens: Tokens, i: number, lex: CompiledLexicon): boolean {
@@ -30,6 +32,12 @@ function isNegator(tokens: Tokens, i: number, lex: CompiledLexicon): boolean {
 }
 
 const HYPOTHETICAL = new Set(["would", "could", "'d"]);
+
+/** "If the price had been any higher...": a condition, not something that happened. */
+function isConditional(tokens: Tokens, clause: Clause): boolean {
+  for (let i = clause.first; i < clause.last; i++) if (tokens.normal[i] === "if") return true;
+  return false;
+}
 
 /** The clause states what would have been ("would've been", "would be 5 stars"), so an "if" in it is unreal. */
 function isCounterfactual(tokens: Tokens, clause: Clause): boolean {
@@ -190,6 +198,7 @@ export function scoreClause(
   const found = findHits(tokens, clause, lex, withSarcasm);
   const sarcasm = found.sarcasm;
   const { hits, idioms } = unscoped(found.hits, clauseIdioms, tokens, clause);
+  const scoped = hits !== found.hits || found.hits.some((h) => h.term.scope) || isConditional(tokens, clause);
   const st: Scoring = { scores: new Map(), total: 0 };
   for (const h of hits) {
     const cue = h.term.cue;
@@ -218,5 +227,5 @@ export function scoreClause(
       cueAspect(hits, nearestCue(hits, h)) ?? (st.scores.size === 1 ? st.scores.keys().next().value : null);
     if (target) add(st, target, value, null);
   }
-  return { aspects: [...st.scores.values()], total: st.total, sarcasmMarker: sarcasm };
+  return { aspects: [...st.scores.values()], total: st.total, sarcasmMarker: sarcasm, scoped };
 }

@@ -8,7 +8,7 @@ import type { Judgements } from "./judgements.ts";
 export type Permalink = (reviewId: string) => string;
 
 /** The span as a quote, without the whitespace a clause boundary may leave at either end. */
-export function toQuote(review: Review, span: EvidenceSpan, permalink: Permalink): Quote {
+export function toQuote(review: Review, aspect: AspectId, span: EvidenceSpan, permalink: Permalink): Quote {
   let { start, end } = span;
   while (start < end && /\s/.test(review.text[start] ?? "")) start += 1;
   while (end > start && /\s/.test(review.text[end - 1] ?? "")) end -= 1;
@@ -21,10 +21,14 @@ export function toQuote(review: Review, span: EvidenceSpan, permalink: Permalink
     start,
     end,
     polarity: span.polarity,
+    aspect,
   };
 }
 
-/** The clause that stands for the review in a bucket: first in text order that fits in a quote. */
+/**
+ * The clause that stands for the review in a bucket: the one the analyser is surest of (largest margin;
+ * ties: first in text order) that fits in a quote, so a quote says most plainly what it is published for.
+ */
 function spanFor(
   item: AnalysedReview,
   aspect: AspectId,
@@ -36,7 +40,7 @@ function spanFor(
   for (const span of judgement?.evidence ?? []) {
     const wanted = bucket === "mixed" ? span.polarity !== "neutral" : span.polarity === bucket;
     if (!wanted || span.end - span.start > max || span.end > item.review.text.length) continue;
-    if (!best || span.start < best.start) best = span;
+    if (!best || Math.abs(span.score) > Math.abs(best.score)) best = span;
   }
   return best;
 }
@@ -79,5 +83,5 @@ export function selectEvidence(
     for (const name of crew) covered.add(name);
   }
   const quoted = [...chosen, ...spare.slice(0, max - chosen.length)].sort((a, b) => a.index - b.index);
-  return quoted.map((c) => toQuote(c.item.review, c.span, permalink));
+  return quoted.map((c) => toQuote(c.item.review, aspect, c.span, permalink));
 }

@@ -3,25 +3,23 @@ import path from "node:path";
 import type { DataProblem } from "../../data/problems.ts";
 import type { Business } from "../../schemas/business.ts";
 import {
-  type BackgroundFrequencies,
-  BackgroundFrequenciesSchema,
   type EditorFaqFile,
   EditorFaqFileSchema,
   type EditorSummaryFile,
   EditorSummaryFileSchema,
   type EntityAliasesFile,
   EntityAliasesFileSchema,
-  type TopicSettingsFile,
-  TopicSettingsFileSchema,
+  type TopicCatalogue,
+  TopicCatalogueSchema,
 } from "../../schemas/insights-data.ts";
+import { unknownPlaceholders } from "./placeholders.ts";
 import { displayPath, readOptionalJson } from "./read-json.ts";
 
 export interface EditorData {
   entities: EntityAliasesFile;
   faq: EditorFaqFile | undefined;
   summary: EditorSummaryFile | undefined;
-  topics: TopicSettingsFile;
-  background: BackgroundFrequencies;
+  topics: TopicCatalogue;
   /** Where each file was read from, for messages about its content. */
   files: { faq: string; summary: string };
 }
@@ -43,9 +41,39 @@ function checkIds(file: string, aliases: EntityAliasesFile, business: Business, 
   }
 }
 
+function checkPlaceholders(file: string, field: string, text: string, problems: DataProblem[]) {
+  for (const message of unknownPlaceholders(text)) problems.push({ file: displayPath(file), field, message });
+}
+
+/** Each topic's expressions must compile, and ids be unique: a bad one is named with its file and field. */
+function checkTopics(file: string, topics: TopicCatalogue | undefined, problems: DataProblem[]): TopicCatalogue {
+  if (!topics) return { version: "", topics: [] };
+  const ids = new Set<string>();
+  topics.topics.forEach((topic, index) => {
+    if (ids.has(topic.id)) {
+      problems.push({ file: displayPath(file), field: `topics[${index}].id`, message: `"${topic.id}" is used twice` });
+    }
+    ids.add(topic.id);
+    topic.match.forEach((source, m) => {
+      try {
+        new RegExp(source, "iu");
+      } catch (error) {
+        problems.push({
+          file: displayPath(file),
+          field: `topics[${index}].match[${m}]`,
+          message: (error as Error).message,
+        });
+      }
+    });
+  });
+  return topics;
+}
+
 function checkFaqIds(file: string, faq: EditorFaqFile, problems: DataProblem[]) {
   const first = new Map<string, number>();
   faq.faq.forEach((entry, index) => {
+    checkPlaceholders(file, `faq[${index}].question`, entry.question, problems);
+    checkPlaceholders(file, `faq[${index}].answer`, entry.answer, problems);
     const earlier = first.get(entry.id);
     if (earlier === undefined) first.set(entry.id, index);
     else
@@ -58,8 +86,8 @@ function checkFaqIds(file: string, faq: EditorFaqFile, problems: DataProblem[]) 
 }
 
 /**
- * The insights files: editor files from `<dataDir>/insights/` (each optional), method files
- * (topics.json, background-frequencies.json) from there or else from `<root>/data/insights/`.
+ * The insights files: editor files from `<dataDir>/insights/` (each optional), the topic catalogue
+ * (topics.json) from there or else from `<root>/data/insights/`.
  */
 export function loadEditorData(root: string, dataDir: string, business: Business, problems: DataProblem[]): EditorData {
   const own = (name: string) => path.resolve(dataDir, "insights", name);
@@ -76,16 +104,13 @@ export function loadEditorData(root: string, dataDir: string, business: Business
     }
     return value;
   };
+  const summary = readOptionalJson(files.summary, EditorSummaryFileSchema, problems);
+  if (summary) checkPlaceholders(files.summary, "text", summary.text, problems);
   return {
     entities: entities ?? { technicians: {}, services: {}, service_areas: {} },
     faq,
-    summary: readOptionalJson(files.summary, EditorSummaryFileSchema, problems),
-    topics: required(method("topics.json"), TopicSettingsFileSchema) ?? { generic: [] },
-    background: required(method("background-frequencies.json"), BackgroundFrequenciesSchema) ?? {
-      source: "",
-      total: 1,
-      counts: {},
-    },
+    summary,
+    topics: checkTopics(method("topics.json"), required(method("topics.json"), TopicCatalogueSchema), problems),
     files: { faq: displayPath(files.faq), summary: displayPath(files.summary) },
   };
 }

@@ -14,6 +14,10 @@ export interface Counts {
   polarCalls: number;
   /** Of those, the ones whose label is that same polarity. */
   polarCorrect: number;
+  /** Pairs labelled positive or negative (detected or not). */
+  polarLabels: number;
+  /** Of those, the ones predicted with the opposite polarity (positive for negative or the reverse). */
+  opposite: number;
 }
 
 export interface Scores {
@@ -23,9 +27,20 @@ export interface Scores {
   f1: number;
   polarity_accuracy: number;
   polar_precision: number;
+  /** Opposite-polarity rate: positive labels predicted negative and the reverse, over positive and negative labels. */
+  opposite_rate: number;
 }
 
-const empty = (): Counts => ({ tp: 0, fp: 0, fn: 0, polarityCorrect: 0, polarCalls: 0, polarCorrect: 0 });
+const empty = (): Counts => ({
+  tp: 0,
+  fp: 0,
+  fn: 0,
+  polarityCorrect: 0,
+  polarCalls: 0,
+  polarCorrect: 0,
+  polarLabels: 0,
+  opposite: 0,
+});
 
 /** A ratio with an empty denominator is reported as 0, so a silent analyser cannot score well. */
 const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
@@ -40,6 +55,10 @@ export function count(gold: readonly LabelledReview[], predicted: readonly Revie
       const label = review.aspects[aspect];
       const guess = said.get(aspect);
       if (label === undefined && guess === undefined) continue;
+      if (label === "positive" || label === "negative") {
+        c.polarLabels++;
+        if (guess === (label === "positive" ? "negative" : "positive")) c.opposite++;
+      }
       if (label === undefined) c.fp++;
       else if (guess === undefined) c.fn++;
       else {
@@ -75,6 +94,7 @@ export function scores(c: Counts, n: number): Scores {
     f1: ratio(2 * precision * recall, precision + recall),
     polarity_accuracy: ratio(c.polarityCorrect, c.tp),
     polar_precision: ratio(c.polarCorrect, c.polarCalls),
+    opposite_rate: ratio(c.opposite, c.polarLabels),
   };
 }
 
@@ -87,5 +107,6 @@ export function rounded(s: Scores): Scores {
     f1: r(s.f1),
     polarity_accuracy: r(s.polarity_accuracy),
     polar_precision: r(s.polar_precision),
+    opposite_rate: r(s.opposite_rate),
   };
 }

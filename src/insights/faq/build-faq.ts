@@ -1,5 +1,6 @@
 import type { AspectInsight, FaqEntry } from "../../schemas/insights.ts";
 import type { EditorFaqFile } from "../../schemas/insights-data.ts";
+import { fillPlaceholders, withoutPlaceholders } from "../editor/placeholders.ts";
 import { checkNumbers, type Figures } from "./check-numbers.ts";
 import { faqEvidence } from "./computed-faq.ts";
 
@@ -11,30 +12,31 @@ export interface EditorProblem {
 
 /**
  * Editor entries first, in file order, then the computed entries they do not replace (same id).
- * Every number in an editor answer is checked against the figures; a contradiction is a problem.
+ * Placeholders are filled from the figures; a literal number that contradicts them is a warning for the
+ * editor, never a failed build (the next ordinary review may change any figure).
  */
 export function mergeFaq(
   computed: readonly FaqEntry[],
   editor: EditorFaqFile | undefined,
   aspects: readonly AspectInsight[],
   figures: Figures,
-): { faq: FaqEntry[]; problems: EditorProblem[] } {
-  if (!editor) return { faq: [...computed], problems: [] };
-  const problems: EditorProblem[] = [];
+): { faq: FaqEntry[]; warnings: EditorProblem[] } {
+  if (!editor) return { faq: [...computed], warnings: [] };
+  const warnings: EditorProblem[] = [];
   const written = editor.faq.map((entry, index): FaqEntry => {
     for (const field of ["question", "answer"] as const) {
-      for (const message of checkNumbers(entry[field], figures))
-        problems.push({ field: `faq[${index}].${field}`, message });
+      for (const message of checkNumbers(withoutPlaceholders(entry[field]), figures))
+        warnings.push({ field: `faq[${index}].${field}`, message });
     }
     const aspect = entry.aspect ? aspects.find((a) => a.id === entry.aspect) : undefined;
     return {
       id: entry.id,
-      question: entry.question,
-      answer: entry.answer,
+      question: fillPlaceholders(entry.question, figures),
+      answer: fillPlaceholders(entry.answer, figures),
       source: "editor",
       evidence: faqEvidence(aspect),
     };
   });
   const replaced = new Set(written.map((e) => e.id));
-  return { faq: [...written, ...computed.filter((e) => !replaced.has(e.id))], problems };
+  return { faq: [...written, ...computed.filter((e) => !replaced.has(e.id))], warnings };
 }

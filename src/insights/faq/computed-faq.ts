@@ -11,20 +11,16 @@ export function faqEvidence(aspect: AspectInsight | undefined): Quote[] {
   return [positive[0], negative[0] ?? mixed[0]].filter((q): q is Quote => q !== undefined);
 }
 
-/** "23 of 25 reviews that mention punctuality are positive, 1 negative and 1 mixed." */
+/** "25 reviews mention punctuality: 23 positive, 1 negative and 1 mixed." One denominator per sentence. */
 export function aspectAnswer(a: AspectInsight, asOf: string | null): string {
-  const rest = [
-    a.negative ? `${a.negative} negative` : "",
-    a.mixed ? `${a.mixed} mixed` : "",
-    a.neutral ? `${a.neutral} neutral` : "",
-  ].filter(Boolean);
-  const others =
-    rest.length === 0 ? "" : `, ${rest.slice(0, -1).join(", ")}${rest.length > 1 ? " and " : ""}${rest.at(-1)}`;
-  const noun = ASPECT_TEXT[a.id].noun;
-  const share =
-    a.share_positive === null ? "" : ` (${Math.round(a.share_positive * 100)}% of those positive or negative)`;
+  const parts = [
+    `${a.positive} positive`,
+    `${a.negative} negative`,
+    ...(a.mixed ? [`${a.mixed} mixed (judged both ways)`] : []),
+    ...(a.neutral ? [`${a.neutral} neutral`] : []),
+  ];
   const date = asOf ? ` Reviews up to ${asOf}.` : "";
-  return `${a.positive} of ${a.mentions} reviews that mention ${noun} are positive${share}${others}.${date}`;
+  return `${a.mentions} reviews mention ${ASPECT_TEXT[a.id].noun}: ${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}.${date}`;
 }
 
 const listed = (names: readonly string[]) =>
@@ -49,15 +45,13 @@ export function computedFaq(
   entities: { services: readonly EntityInsight[]; service_areas: readonly EntityInsight[] },
   asOf: string | null,
   thresholds: Thresholds,
+  emergency: FaqEntry | undefined,
 ): FaqEntry[] {
-  const entries: FaqEntry[] = [];
+  const entries: FaqEntry[] = emergency ? [emergency] : [];
   for (const q of ASPECT_QUESTIONS) {
     const aspect = aspects.find((a) => a.id === q.aspect);
     if (!aspect || aspect.mentions < thresholds.faq_min_mentions) continue;
-    let answer = aspectAnswer(aspect, asOf);
-    if (q.aspect === "responsiveness" && business.emergency_service) {
-      answer = `The business lists: ${business.emergency_service}. ${answer}`;
-    }
+    const answer = aspectAnswer(aspect, asOf);
     entries.push({ id: q.id, question: q.question, answer, source: "computed", evidence: faqEvidence(aspect) });
   }
   entries.push({

@@ -1,35 +1,38 @@
 import type { ReviewAnalysis } from "../../schemas/analysis.ts";
+import type { TopicCatalogue } from "../../schemas/insights-data.ts";
 import type { Lexicon } from "../../schemas/lexicon.ts";
 import type { TextReview as Review } from "../../schemas/review.ts";
 import { AnalysedReview } from "../analysed-review.ts";
 import type { AnalysisCache } from "../cache/analysis-cache.ts";
 import { type Encoded, encode } from "../cache/codec.ts";
-import { extractPhrases, type PhraseTokens } from "../topics/phrases.ts";
+import { type CompiledTopic, compileTopics, matchTopics } from "../topics/match-topics.ts";
 import { analyseWithWorker } from "./parallel.ts";
 
-/** What the step needs of the analyser (src/insights/analysis): the analysis and the tokens it read. */
+/** What the step needs of the analyser (src/insights/analysis). */
 export interface ReviewAnalyzer {
-  analyzeWithTokens(text: string, rating?: number): { analysis: ReviewAnalysis; tokens: PhraseTokens };
+  analyze(text: string, rating?: number): ReviewAnalysis;
 }
 
 /** Uncached reviews are shared with a worker thread when there are more than `minimum` of them. */
 export interface ParallelOptions {
   /** The lexicon the worker builds its own analyser from (the one `analyzer` was built from). */
   lexicon: Lexicon;
+  /** The project root the worker reads the learned model from. */
+  modelRoot: string;
   /** 2: this thread and a worker; 1: this thread only. */
   threads: number;
   minimum: number;
 }
 
-/** The whole per-review step for one text: one wink pass feeds both the analysis and the topic phrases. */
+/** The whole per-review step for one text: the analysis and the topics its judged clauses speak to. */
 export function analyseText(
   analyzer: ReviewAnalyzer,
   text: string,
   rating: number,
-  opinionWords: ReadonlySet<string>,
+  topics: readonly CompiledTopic[],
 ): Encoded {
-  const { analysis, tokens } = analyzer.analyzeWithTokens(text, rating);
-  return encode(analysis, extractPhrases(tokens, analysis, opinionWords));
+  const analysis = analyzer.analyze(text, rating);
+  return encode(analysis, matchTopics(text, analysis, topics));
 }
 
 /**
@@ -43,9 +46,10 @@ export function analyseReviews(
   reviews: readonly Review[],
   analyzer: ReviewAnalyzer,
   cache: AnalysisCache,
-  opinionWords: ReadonlySet<string>,
+  catalogue: TopicCatalogue,
   parallel?: ParallelOptions,
 ): { items: AnalysedReview[]; analysed: number } {
+  const topics = compileTopics(catalogue);
   const keys = reviews.map((review) => cache.key(review.text, review.rating));
   let fresh: Map<string, Encoded> | undefined;
   if (parallel && parallel.threads > 1) {
@@ -60,8 +64,8 @@ export function analyseReviews(
       const { entries } = analyseWithWorker(
         list.map((r) => r.text),
         list.map((r) => r.rating),
-        { lexicon: parallel.lexicon, opinionWords: [...opinionWords] },
-        (text, rating) => analyseText(analyzer, text, rating, opinionWords),
+        { lexicon: parallel.lexicon, modelRoot: parallel.modelRoot, topics: catalogue },
+        (text, rating) => analyseText(analyzer, text, rating, topics),
       );
       fresh = new Map([...pending.keys()].map((key, i) => [key, entries[i] as Encoded]));
     }
@@ -71,7 +75,7 @@ export function analyseReviews(
     const key = keys[i] as string;
     let entry = cache.get(key);
     if (!entry) {
-      entry = fresh?.get(key) ?? analyseText(analyzer, review.text, review.rating, opinionWords);
+      entry = fresh?.get(key) ?? analyseText(analyzer, review.text, review.rating, topics);
       cache.set(key, entry);
       analysed += 1;
     }

@@ -12,10 +12,12 @@ let output: WorkerOutput;
 try {
   const { createAnalyzer } = await import("../analysis/analyze-review.ts");
   const { analyseText } = await import("./analyse-reviews.ts");
-  const analyzer = createAnalyzer(input.lexicon);
-  const opinionWords = new Set(input.opinionWords);
+  const { loadModel } = await import("../model/clause-model.ts");
+  const analyzer = createAnalyzer(input.lexicon, { model: loadModel(input.modelRoot) });
+  const { compileTopics } = await import("../topics/match-topics.ts");
+  const topics = compileTopics(input.topics);
   output = {
-    entries: input.texts.map((text, i) => analyseText(analyzer, text, input.ratings[i] as number, opinionWords)),
+    entries: input.texts.map((text, i) => analyseText(analyzer, text, input.ratings[i] as number, topics)),
   };
 } catch (error) {
   output = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Dataset } from "../../data/dataset.ts";
@@ -10,7 +11,9 @@ import { DEFAULT_LEXICON_DIR } from "../analysis/lexicon.ts";
 import { buildDocument } from "../build-document.ts";
 import { AnalysisCache } from "../cache/analysis-cache.ts";
 import { loadEditorData } from "../editor/load-editor-data.ts";
+import { loadModel } from "../model/clause-model.ts";
 import { AGGREGATION_VERSION, THRESHOLDS } from "../thresholds.ts";
+import type { TopicListing } from "../topics/rank-topics.ts";
 import { analyseReviews, type ReviewAnalyzer } from "./analyse-reviews.ts";
 import { sarcasmNotes } from "./sarcasm-notes.ts";
 
@@ -44,6 +47,10 @@ export interface InsightsStepResult {
   analysed: number;
   /** Lines for the build log: stale editor summary, suspected sarcasm for editors. */
   notes: string[];
+  /** For the editor (also in `notes`): literal numbers the figures contradict, a stale summary. */
+  warnings: string[];
+  /** The reviews of each published topic, as dataset positions, for the review browser's topic pages. */
+  topicListings: TopicListing[];
   seconds: { analysis: number; aggregation: number };
 }
 
@@ -52,7 +59,7 @@ const since = (start: number) => (performance.now() - start) / 1000;
 /**
  * The insights step of the build: reads the lexicon and the editor files, analyses the reviews the
  * cache has not seen, and builds the document. Throws DataValidationError (nothing written yet)
- * when an editor file is malformed or contradicts the figures.
+ * when an editor file is malformed; what the figures contradict is a warning, never a failure.
  */
 export function computeInsights(options: InsightsStepOptions): InsightsStepResult {
   let phase = performance.now();
@@ -63,34 +70,48 @@ export function computeInsights(options: InsightsStepOptions): InsightsStepResul
   const editor = loadEditorData(options.root, options.dataDir, business, problems);
   if (problems.length > 0) throw new DataValidationError(problems);
   const { lexicon, hash, version } = loadLexicon(path.resolve(options.root, DEFAULT_LEXICON_DIR));
-  const base = createAnalyzer(lexicon);
+  const model = loadModel(options.root);
+  const base = createAnalyzer(lexicon, { model });
   const analyzer = options.wrapAnalyzer ? options.wrapAnalyzer(base) : base;
   const methodVersion = `${METHOD_VERSION}+${AGGREGATION_VERSION}`;
-  const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}`);
-  const opinionWords = new Set(Object.keys(lexicon.valence.words).filter((w) => !w.includes(" ")));
+  const topicsHash = createHash("sha256").update(JSON.stringify(editor.topics)).digest("hex");
+  const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}|${model.hash}|${topicsHash}`);
   const threads = options.wrapAnalyzer ? 1 : (options.workers?.threads ?? Math.min(2, availableParallelism()));
   const minimum = options.workers?.minimum ?? WORKER_MINIMUM;
-  const { items, analysed } = analyseReviews(reviews, analyzer, cache, opinionWords, { lexicon, threads, minimum });
+  const { items, analysed } = analyseReviews(reviews, analyzer, cache, editor.topics, {
+    lexicon,
+    modelRoot: options.root,
+    threads,
+    minimum,
+  });
   const analysis = since(phase);
   phase = performance.now();
   const result = buildDocument({
     business,
     items,
     editor,
-    method: { version: methodVersion, lexicon_version: version, lexicon_hash: hash },
+    method: {
+      version: methodVersion,
+      lexicon_version: version,
+      lexicon_hash: hash,
+      model_version: model.version,
+      model_hash: model.hash,
+    },
     thresholds: THRESHOLDS,
     permalink: options.urls.permalink,
   });
-  const located = [
-    ...result.problems.faq.map((p) => ({ file: editor.files.faq, ...p })),
-    ...result.problems.summary.map((p) => ({ file: editor.files.summary, ...p })),
-  ];
-  if (located.length > 0) throw new DataValidationError(located);
-  // Saved only once the data passed: a failed build leaves the cache as it was, which is still valid.
   cache.save();
-  const notes = [
-    ...result.warnings.summary.map((p) => `warning: ${formatProblem({ file: editor.files.summary, ...p })}`),
-    ...sarcasmNotes(items),
+  const warnings = [
+    ...result.warnings.faq.map((p) => formatProblem({ file: editor.files.faq, ...p })),
+    ...result.warnings.summary.map((p) => formatProblem({ file: editor.files.summary, ...p })),
   ];
-  return { document: result.document, analysed, notes, seconds: { analysis, aggregation: since(phase) } };
+  const notes = [...warnings.map((w) => `warning: ${w}`), ...sarcasmNotes(items)];
+  return {
+    document: result.document,
+    analysed,
+    notes,
+    warnings,
+    topicListings: result.topicListings,
+    seconds: { analysis, aggregation: since(phase) },
+  };
 }

@@ -2,13 +2,16 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { TopicCatalogue } from "../../schemas/insights-data.ts";
 import type { Lexicon } from "../../schemas/lexicon.ts";
 import type { Encoded } from "../cache/codec.ts";
 
 /** What the worker gets: the lexicon to build its analyser from, and its share. */
 export interface WorkerInput {
   lexicon: Lexicon;
-  opinionWords: string[];
+  /** The folder the learned model's files are read from (the project root). */
+  modelRoot: string;
+  topics: TopicCatalogue;
   texts: string[];
   ratings: number[];
   port: MessagePort;
@@ -18,7 +21,8 @@ export interface WorkerInput {
 
 export interface WorkerSetup {
   lexicon: Lexicon;
-  opinionWords: string[];
+  modelRoot: string;
+  topics: TopicCatalogue;
   /** For tests: how many texts this thread takes (default: so that both threads finish together). */
   cut?: number;
 }
@@ -62,7 +66,8 @@ export function analyseWithWorker(
   const { port1, port2 } = new MessageChannel();
   const input: WorkerInput = {
     lexicon: setup.lexicon,
-    opinionWords: setup.opinionWords,
+    modelRoot: setup.modelRoot,
+    topics: setup.topics,
     texts: texts.slice(cut),
     ratings: ratings.slice(cut),
     port: port2,

@@ -1,5 +1,6 @@
-import type { AspectInsight, Summary } from "../../schemas/insights.ts";
+import type { AspectInsight, Summary, Topic } from "../../schemas/insights.ts";
 import type { EditorSummaryFile } from "../../schemas/insights-data.ts";
+import { fillPlaceholders, withoutPlaceholders } from "../editor/placeholders.ts";
 import type { EditorProblem } from "../faq/build-faq.ts";
 import { checkNumbers, type Figures } from "../faq/check-numbers.ts";
 import type { Thresholds } from "../thresholds.ts";
@@ -7,8 +8,7 @@ import { generateSummary } from "./generate-summary.ts";
 
 export interface SummaryResult {
   summary: Summary;
-  problems: EditorProblem[];
-  /** Not failures: an editor summary older than the newest review is still published. */
+  /** Not failures: a contradicted literal number, a summary older than the newest review. */
   warnings: EditorProblem[];
 }
 
@@ -16,20 +16,22 @@ export interface SummaryResult {
 export function buildSummary(
   editor: EditorSummaryFile | undefined,
   aspects: readonly AspectInsight[],
+  topics: readonly Topic[],
   range: { count: number; first: string | null; last: string | null },
   figures: Figures,
   thresholds: Thresholds,
 ): SummaryResult {
-  if (!editor) return { summary: generateSummary(aspects, range, thresholds), problems: [], warnings: [] };
-  const problems = checkNumbers(editor.text, figures).map((message) => ({ field: "text", message }));
-  const warnings =
-    range.last && editor.as_of < range.last
-      ? [
-          {
-            field: "as_of",
-            message: `the summary is as of ${editor.as_of} but the newest review is dated ${range.last}; read the reviews since and update the text and as_of`,
-          },
-        ]
-      : [];
-  return { summary: { text: editor.text, source: "editor", as_of: editor.as_of, evidence: [] }, problems, warnings };
+  if (!editor) return { summary: generateSummary(aspects, topics, range, thresholds), warnings: [] };
+  const warnings = checkNumbers(withoutPlaceholders(editor.text), figures).map((message) => ({
+    field: "text",
+    message,
+  }));
+  if (range.last && editor.as_of < range.last) {
+    warnings.push({
+      field: "as_of",
+      message: `the summary is as of ${editor.as_of} but the newest review is dated ${range.last}; read the reviews since and update the text and as_of`,
+    });
+  }
+  const text = fillPlaceholders(editor.text, figures);
+  return { summary: { text, source: "editor", as_of: editor.as_of, evidence: [] }, warnings };
 }

@@ -5,7 +5,7 @@ import { pageShell } from "../render/page-shell.ts";
 import type { SiteUrls } from "../urls.ts";
 import { articleBodies } from "./articles.ts";
 import { filterBarHtml, reviewCount } from "./filter-bar.ts";
-import { buildListings, type Listing, type Listings, listingPath } from "./listings.ts";
+import { buildListings, type Listing, type Listings, listingPath, type TopicListing } from "./listings.ts";
 import { pagerHtml } from "./pager.ts";
 
 /** The page's own assets: the script only enhances, so it is deferred and the page works without it. */
@@ -30,6 +30,8 @@ function describe(listing: Listing): { heading: string; scope: string } {
       return { heading: `Reviews: ${listing.label}`, scope: ` for ${listing.label}` };
     case "area":
       return { heading: `Reviews from ${listing.label}`, scope: ` from ${listing.label}` };
+    case "topic":
+      return { heading: `Reviews on ${listing.label}`, scope: ` that judge ${listing.label}` };
   }
 }
 
@@ -47,10 +49,10 @@ export interface BrowserSite {
  * The review browser of a dataset. Filter bars are rendered once per listing, not per page: they
  * only differ in which option is current.
  */
-export function browserSite(dataset: Dataset, urls: SiteUrls): BrowserSite {
+export function browserSite(dataset: Dataset, urls: SiteUrls, topics: readonly TopicListing[] = []): BrowserSite {
   const { business } = dataset;
   const articles = articleBodies(dataset);
-  const listings = buildListings(dataset);
+  const listings = buildListings(dataset, topics);
   const bars = new Map<string, Buffer>();
   const filterBar = (listing: Listing, firstPage: boolean) => {
     const key = `${listingPath(listing)}${firstPage}`;

@@ -1,7 +1,10 @@
 import type { Dataset } from "../../data/dataset.ts";
+import type { TopicListing } from "../../insights/topics/rank-topics.ts";
 
 /** The filters of the review browser, each with static pages of its own. */
-export type ListingKind = "all" | "rating" | "technician" | "service" | "area";
+export type ListingKind = "all" | "rating" | "technician" | "service" | "area" | "topic";
+
+export type { TopicListing };
 
 /** One static listing: the reviews one filter selects, as positions in the dataset (newest first). */
 export interface Listing {
@@ -32,7 +35,7 @@ const RATINGS = [5, 4, 3, 2, 1] as const;
  * their number grows with the product of the catalogues, while these pages add up to about five
  * times the reviews whatever the catalogues hold.
  */
-export function buildListings(dataset: Dataset): Listings {
+export function buildListings(dataset: Dataset, topics: readonly TopicListing[] = []): Listings {
   const { business, reviews } = dataset;
   const all: number[] = [];
   const byRating = new Map<number, number[]>(RATINGS.map((r) => [r, []]));
@@ -76,6 +79,15 @@ export function buildListings(dataset: Dataset): Listings {
         title: "Area",
         listings: business.service_areas.map((a) => listing("area", a.id, a.name, byArea.get(a.id))),
       },
+      ...(topics.length === 0
+        ? []
+        : [
+            {
+              kind: "topic" as const,
+              title: "Topic",
+              listings: topics.map((t) => listing("topic", t.id, t.label, [...t.reviews])),
+            },
+          ]),
     ],
   };
 }

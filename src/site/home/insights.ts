@@ -101,18 +101,18 @@ export function techniciansSectionHtml(insights: InsightsDocument, business: Bus
   );
 }
 
-/** Phrases customers often use, as chips with the number of reviews that use them. */
+/** Topics customers weigh, as chips linking to their review listings, with counts and the sentiment split. */
 export function topicsSectionHtml(insights: InsightsDocument): string {
   if (insights.topics.length === 0) return "";
   const chips = insights.topics
     .map(
       (t) =>
-        `<li class="chip">${h(t.phrase)} <span class="chip-count">${count.format(t.reviews)}` +
-        `<span class="visually-hidden"> ${t.reviews === 1 ? "review" : "reviews"}</span></span></li>`,
+        `<li class="chip"><a href="${listingPath({ kind: "topic", value: t.id })}">${h(t.phrase)}</a> <span class="chip-count">${count.format(t.reviews)}` +
+        `<span class="visually-hidden"> ${t.reviews === 1 ? "review" : "reviews"}: ${t.positive} positive, ${t.negative} negative</span></span></li>`,
     )
     .join("");
   return (
-    `<section class="card" aria-labelledby="topics-heading"><h2 id="topics-heading">Often mentioned</h2>` +
+    `<section class="card" aria-labelledby="topics-heading"><h2 id="topics-heading">What customers weigh</h2>` +
     `<ul class="chips">${chips}</ul></section>`
   );
 }

@@ -1,0 +1,67 @@
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
+import { loadDataset } from "../src/data/load-dataset.ts";
+import { DataValidationError } from "../src/data/problems.ts";
+import { auditSheet, drawSample } from "../src/insights/audit/audit-sheet.ts";
+import { publishedQuotes } from "../src/insights/audit/published-quotes.ts";
+import { computeInsights } from "../src/insights/step/compute-insights.ts";
+import { siteUrls } from "../src/site/urls.ts";
+
+const USAGE = "usage: npm run insights:audit -- --sample N --seed N [--out FILE.md]";
+
+function positiveInt(name: string, value: string | undefined, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (value === undefined || !/^\d+$/.test(value)) throw new TypeError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+/**
+ * `npm run insights:audit -- --sample 60 --seed N`: draws published quotes of /insights.json (built from
+ * DATA_DIR as the build builds it) at random and writes a sheet for a reader to judge.
+ */
+function main(): number {
+  let sample: number;
+  let seed: number;
+  let out: string;
+  try {
+    const { values } = parseArgs({
+      options: { sample: { type: "string" }, seed: { type: "string" }, out: { type: "string" } },
+    });
+    sample = positiveInt("sample", values.sample, 60);
+    seed = positiveInt("seed", values.seed);
+    out = values.out ?? `insights-audit-seed-${seed}.md`;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const config = parseConfig();
+    const dataset = loadDataset(config.DATA_DIR);
+    const { document } = computeInsights({
+      root: process.cwd(),
+      dataDir: config.DATA_DIR,
+      dataset,
+      urls: siteUrls(config.SITE_URL),
+    });
+    const pool = publishedQuotes(document);
+    const texts = new Map(dataset.reviews.map((r) => [r.id, r.text]));
+    const drawn = drawSample(pool, sample, seed);
+    writeFileSync(
+      out,
+      auditSheet(drawn, { seed, poolSize: pool.length, asOf: document.as_of, method: document.method.version }, (id) =>
+        texts.get(id),
+      ),
+    );
+    console.log(`${out}: ${drawn.length} of ${pool.length} published quotes (seed ${seed}).`);
+    return 0;
+  } catch (error) {
+    if (error instanceof DataValidationError || error instanceof ConfigError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = main();

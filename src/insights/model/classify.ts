@@ -1,0 +1,87 @@
+import { ASPECT_IDS, type AspectId, type ClausePolarity } from "../../schemas/analysis.ts";
+import { CLASSES, type ClauseModel, OUTPUTS } from "./clause-model.ts";
+import type { FeatureSink } from "./features.ts";
+
+export interface ClauseReading {
+  aspect: AspectId;
+  polarity: ClausePolarity;
+  /** Log-odds of the likeliest class against "does not judge the aspect", signed by polarity (0: neutral). */
+  margin: number;
+}
+
+/**
+ * Classifies clauses one at a time: reset, let `readFeatures` feed it, then read. Each feature counts
+ * once per clause; word vectors count as their mean.
+ */
+export class ClauseClassifier implements FeatureSink {
+  private readonly model: ClauseModel;
+  private readonly seen: Uint32Array;
+  private epoch = 0;
+  private readonly sums = new Float64Array(OUTPUTS);
+  private readonly dense = new Float64Array(OUTPUTS);
+  private rows = 0;
+
+  constructor(model: ClauseModel) {
+    this.model = model;
+    this.seen = new Uint32Array(model.features);
+  }
+
+  reset(): void {
+    this.epoch++;
+    this.sums.set(this.model.bias);
+    this.dense.fill(0);
+    this.rows = 0;
+  }
+
+  word(lemma: string, negated: boolean): void {
+    const i = (negated ? this.model.negatedWords : this.model.words).get(lemma);
+    if (i !== undefined) this.add(i);
+  }
+
+  pair(first: string, second: string): void {
+    const i = this.model.pairs.get(first)?.get(second);
+    if (i !== undefined) this.add(i);
+  }
+
+  other(name: string): void {
+    const i = this.model.others.get(name);
+    if (i !== undefined) this.add(i);
+  }
+
+  vector(row: number): void {
+    const { projected } = this.model;
+    const at = row * OUTPUTS;
+    for (let o = 0; o < OUTPUTS; o++) this.dense[o] = (this.dense[o] as number) + (projected[at + o] as number);
+    this.rows++;
+  }
+
+  private add(feature: number): void {
+    if (this.seen[feature] === this.epoch) return;
+    this.seen[feature] = this.epoch;
+    const { sparse } = this.model;
+    const at = feature * OUTPUTS;
+    for (let o = 0; o < OUTPUTS; o++) this.sums[o] = (this.sums[o] as number) + (sparse[at + o] as number);
+  }
+
+  /** The aspects the clause judges: each whose likeliest class beats "none" by the model's threshold. */
+  read(): ClauseReading[] {
+    const out: ClauseReading[] = [];
+    const scale = this.rows > 0 ? 1 / this.rows : 0;
+    ASPECT_IDS.forEach((aspect, a) => {
+      let best = -1;
+      let top = this.model.threshold;
+      for (let k = 0; k < CLASSES.length; k++) {
+        const o = a * CLASSES.length + k;
+        const z = (this.sums[o] as number) + (this.dense[o] as number) * scale;
+        if (z > top) {
+          top = z;
+          best = k;
+        }
+      }
+      if (best < 0) return;
+      const polarity = CLASSES[best] as ClausePolarity;
+      out.push({ aspect, polarity, margin: polarity === "positive" ? top : polarity === "negative" ? -top : 0 });
+    });
+    return out;
+  }
+}

@@ -1,0 +1,128 @@
+import type { Clause } from "../analysis/clauses.ts";
+import type { CompiledLexicon } from "../analysis/compile.ts";
+import type { ClauseScore } from "../analysis/score-clause.ts";
+import type { Tokens } from "../analysis/tokens.ts";
+import type { WordVectors } from "./word-vectors.ts";
+
+/**
+ * Receives the features of one clause as they are read. Training collects them as names
+ * (`w:late`, `w:!late` inside a negation scope, `b:show up`, `r:price-`, `star:2`, `ctx:contrast`) and
+ * the word vectors; inference looks the same features up in the model without building strings.
+ */
+export interface FeatureSink {
+  word(lemma: string, negated: boolean): void;
+  pair(first: string, second: string): void;
+  other(name: string): void;
+  /** A content word the vector subset has, by row. */
+  vector(row: number): void;
+}
+
+/** Words standing for amounts and times, so "$950" and "$300" are one feature whose context decides. */
+function shape(lemma: string, value: string): string {
+  if (!/\d/.test(value)) return lemma;
+  return value.includes(":") || /(am|pm)$/i.test(value) ? "#time" : "#num";
+}
+
+/** A capitalised word inside a sentence (not "I", not shouted in capitals): part of a name. */
+function isName(tokens: Tokens, i: number): boolean {
+  const value = tokens.value[i] as string;
+  const first = value.charCodeAt(0);
+  if (first < 65 || first > 90 || value.length < 2 || value === value.toUpperCase()) return false;
+  if (i > 0 && tokens.punct[i - 1] === 1 && /^[.!?"“(]$/.test(tokens.value[i - 1] as string)) return false;
+  return !tokens.sentences.some((s) => s[0] === i);
+}
+
+function negated(tokens: Tokens, clause: Clause, i: number, lex: CompiledLexicon): boolean {
+  const floor = Math.max(clause.first, i - lex.settings.negation_window);
+  for (let j = i - 1; j >= floor; j--) {
+    if (tokens.punct[j] === 1 || lex.scopeBreakers.has(tokens.normal[j] as string)) return false;
+    if (lex.negators.has(tokens.normal[j] as string) || tokens.lemma[j] === "not") return true;
+  }
+  return false;
+}
+
+const SIGN = ["-", "~", "+"] as const;
+const sign = (x: number, threshold: number) => SIGN[x >= threshold ? 2 : x <= -threshold ? 0 : 1];
+
+/** One name per (aspect, sign) and total, built once rather than per clause. */
+const RULE_NAMES = new Map<string, string>();
+function ruleName(aspect: string, s: string): string {
+  const key = aspect + s;
+  let name = RULE_NAMES.get(key);
+  if (name === undefined) {
+    name = `r:${key}`;
+    RULE_NAMES.set(key, name);
+  }
+  return name;
+}
+const STAR_NAMES = ["star:1", "star:2", "star:3", "star:4", "star:5"];
+
+/**
+ * Reads the features of one clause into `sink`: its lemmas (marked inside a negation scope) and lemma
+ * pairs, its content words' vectors, the rule layer's verdict per aspect (the exact rules: negation, the
+ * bill against the quote, the arrival time against the window, idioms), the star rating, and whether the
+ * clause follows a contrast.
+ */
+export function readFeatures(
+  tokens: Tokens,
+  clause: Clause,
+  score: ClauseScore,
+  rating: number | undefined,
+  lex: CompiledLexicon,
+  vectors: WordVectors,
+  sink: FeatureSink,
+): void {
+  let previous = "";
+  for (let i = clause.first; i < clause.last; i++) {
+    if (tokens.punct[i] === 1) {
+      previous = "";
+      continue;
+    }
+    // A name is no judgement, whatever words it is made of ("Pleasant Grove Blvd", "Goodman").
+    const lemma = isName(tokens, i) ? "#name" : shape(tokens.lemma[i] as string, tokens.value[i] as string);
+    sink.word(lemma, negated(tokens, clause, i, lex));
+    if (previous !== "") sink.pair(previous, lemma);
+    previous = lemma;
+    if (tokens.stop[i] || lemma.charCodeAt(0) === 35) continue;
+    const row = vectors.row(tokens.wordNormal[i] as string);
+    if (row >= 0) sink.vector(row);
+  }
+  const { threshold } = lex.settings;
+  for (const a of score.aspects) if (a.score !== 0) sink.other(ruleName(a.aspect, sign(a.score, threshold)));
+  if (score.total !== 0) sink.other(ruleName("total", sign(score.total, threshold)));
+  if (score.sarcasmMarker) sink.other("r:sarcasm");
+  if (rating !== undefined) sink.other(STAR_NAMES[rating - 1] as string);
+  if (clause.afterContrast) sink.other("ctx:contrast");
+}
+
+/** What training reads of one clause: feature names and the mean vector of its content words. */
+export interface ClauseFeatures {
+  names: string[];
+  vector: Float32Array;
+}
+
+export function clauseFeatures(
+  tokens: Tokens,
+  clause: Clause,
+  score: ClauseScore,
+  rating: number | undefined,
+  lex: CompiledLexicon,
+  vectors: WordVectors,
+): ClauseFeatures {
+  const names: string[] = [];
+  const dims = vectors.dimensions;
+  const vector = new Float32Array(dims);
+  let counted = 0;
+  readFeatures(tokens, clause, score, rating, lex, vectors, {
+    word: (lemma, neg) => names.push(neg ? `w:!${lemma}` : `w:${lemma}`),
+    pair: (a, b) => names.push(`b:${a} ${b}`),
+    other: (name) => names.push(name),
+    vector: (row) => {
+      const offset = row * dims;
+      for (let d = 0; d < dims; d++) vector[d] = (vector[d] as number) + (vectors.data[offset + d] as number);
+      counted++;
+    },
+  });
+  if (counted > 0) for (let d = 0; d < dims; d++) vector[d] = (vector[d] as number) / counted;
+  return { names, vector };
+}
