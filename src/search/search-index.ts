@@ -51,12 +51,8 @@ export class IndexFileError extends Error {
 
 const ALIGNED = 4;
 
-/**
- * The header of an index file and copies of its sections. The copies are made in this function's
- * own scope, so no closure of the index keeps the file's buffer alive: it is freed once read, and
- * the folded texts' bytes once decoded (RSS at 100k reviews; the copies cost a few ms at start-up).
- */
-function copySections(file: Buffer) {
+/** Reads a search index file (see index-format.ts); throws IndexFileError when it is not one. */
+export function readSearchIndex(file: Buffer): SearchIndex {
   if (file.length < 12 || file.toString("latin1", 0, 8) !== MAGIC) {
     throw new IndexFileError("is not a search index of this version (rebuild the site)");
   }
@@ -72,43 +68,28 @@ function copySections(file: Buffer) {
   };
   const u8 = (name: SectionName) => {
     const { offset, length } = section(name);
-    const copy = new Uint8Array(new Uint8Array(bytes.buffer, offset, length));
-    return Buffer.from(copy.buffer, 0, copy.length);
+    return Buffer.from(bytes.buffer, offset, length);
   };
   const u32 = (name: SectionName) => {
     const { offset, length } = section(name);
-    return new Uint32Array(new Uint32Array(bytes.buffer, offset, length / 4));
+    return new Uint32Array(bytes.buffer, offset, length / 4);
   };
-  return {
-    header,
-    json: u8("json"),
-    jsonOffsets: u32("jsonOffsets"),
-    dates: u32("dates"),
-    ratings: u8("ratings"),
-    postings: u32("postings"),
-    grams: u32("grams"),
-    folded: u8("folded"),
-    foldedOffsets: u32("foldedOffsets"),
-    ids: u8("ids"),
-  };
-}
-
-/** Reads a search index file (see index-format.ts); throws IndexFileError when it is not one. */
-export function readSearchIndex(file: Buffer): SearchIndex {
-  const sections = copySections(file);
-  const { header, json, jsonOffsets, postings, foldedOffsets } = sections;
   const { count } = header;
+  const json = u8("json");
+  const jsonOffsets = u32("jsonOffsets");
+  const postings = u32("postings");
   const posting = (at: number, size: number) =>
     decodePosting(postings.subarray(at, at + (isDense(size, count) ? bitmapWords(count) : size)), size, count);
   const facet = (refs: PostingRef[]) => new Map(refs.map(([key, at, size]) => [key, posting(at, size)]));
-  const gramRows = sections.grams;
+  const gramRows = u32("grams");
   const grams = new Map<number, Posting>();
   for (let row = 0; row < header.grams; row++) {
     const i = row * 3;
     grams.set(gramRows[i] as number, posting(gramRows[i + 1] as number, gramRows[i + 2] as number));
   }
-  let foldedSection: Buffer | undefined = sections.folded;
-  const idsSection = sections.ids;
+  const foldedSection = u8("folded");
+  const foldedOffsets = u32("foldedOffsets");
+  const idsSection = u8("ids");
   // Only text queries need the folded texts, only id lookups the ids: each is decoded on first use.
   let folded: string[] | undefined;
   let ids: string[] | undefined;
@@ -126,8 +107,8 @@ export function readSearchIndex(file: Buffer): SearchIndex {
     aggregate: header.aggregate,
     lastChanged: header.lastChanged ?? undefined,
     timeZone: business.time_zone,
-    dates: sections.dates,
-    ratings: sections.ratings,
+    dates: u32("dates"),
+    ratings: u8("ratings"),
     facets: {
       rating: facet(header.facets.rating),
       technician: facet(header.facets.technician),
@@ -143,8 +124,7 @@ export function readSearchIndex(file: Buffer): SearchIndex {
     folded(p) {
       if (!folded) {
         // One decode, then a slice per review (V8 shares the decoded text): about 4 MB at 100k.
-        const text = (foldedSection as Buffer).toString("utf8");
-        foldedSection = undefined;
+        const text = foldedSection.toString("utf8");
         folded = Array.from({ length: count }, (_, i) => text.slice(foldedOffsets[i], foldedOffsets[i + 1]));
       }
       return folded[p] as string;
