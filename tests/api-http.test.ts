@@ -38,6 +38,28 @@ describe("conditional GET", () => {
     expect(tags.size, "different bodies, different tags").toBe(PATHS.length);
   });
 
+  it("sends the same status, validators, coding and bytes whether an answer is new, just kept or from the cache", async () => {
+    const urls = ["/api/reviews/search?min_rating=2&limit=7&sort=oldest", "/api/reviews/since/2025-03-01?limit=4"];
+    for (const url of urls) {
+      for (const coding of ["gzip", "identity"]) {
+        const seen = [];
+        for (let ask = 0; ask < 3; ask++) {
+          const response = await get(url, { "Accept-Encoding": coding });
+          const { headers } = response;
+          const head = ["etag", "content-type", "content-encoding", "cache-control", "vary", "last-modified"];
+          seen.push({
+            status: response.status,
+            headers: head.map((name) => headers.get(name)),
+            body: Buffer.from(await response.arrayBuffer()).toString("utf8"),
+          });
+        }
+        expect(seen[0]?.status, `${url} ${coding}`).toBe(200);
+        expect(seen[1], `${url} ${coding}: kept on the second request`).toEqual(seen[0]);
+        expect(seen[2], `${url} ${coding}: from the cache`).toEqual(seen[0]);
+      }
+    }
+  });
+
   it("answers If-None-Match and If-Modified-Since with 304 and an empty body", async () => {
     for (const url of PATHS) {
       const first = await get(url);

@@ -33,8 +33,10 @@ function firstWhere(dates: Uint32Array, keep: (date: number) => boolean): number
 
 /** The positions dated within [since, until]: a run, since positions are newest first. */
 export function dateRange(index: SearchIndex, since?: string, until?: string): [from: number, to: number] {
-  const from = until === undefined ? 0 : firstWhere(index.dates, (d) => d <= dateNumber(until));
-  const to = since === undefined ? index.count : firstWhere(index.dates, (d) => d < dateNumber(since));
+  const last = until === undefined ? 0 : dateNumber(until);
+  const first = since === undefined ? 0 : dateNumber(since);
+  const from = until === undefined ? 0 : firstWhere(index.dates, (d) => d <= last);
+  const to = since === undefined ? index.count : firstWhere(index.dates, (d) => d < first);
   return [from, Math.max(from, to)];
 }
 

@@ -36,11 +36,13 @@ const fields = (input: unknown): Record<string, unknown> =>
 export function parseSearchParams(input: unknown): SearchParams {
   const result = SearchParamsSchema.safeParse(input);
   const issues: ValidationIssue[] = result.success ? [] : toIssues(result.error.issues);
+  // On success the dates are already valid; only a failed parse checks them again, to report the range too.
   const raw = fields(input);
-  const since = IsoDateSchema.safeParse(raw.since);
-  const until = IsoDateSchema.safeParse(raw.until);
-  if (since.success && until.success && since.data > until.data) {
-    issues.push({ path: "since", code: "invalid_range", message: `must not be after until (${until.data})` });
+  const { since, until } = result.success
+    ? result.data
+    : { since: IsoDateSchema.safeParse(raw.since).data, until: IsoDateSchema.safeParse(raw.until).data };
+  if (since !== undefined && until !== undefined && since > until) {
+    issues.push({ path: "since", code: "invalid_range", message: `must not be after until (${until})` });
   }
   if (issues.length > 0 || !result.success) throw new InvalidRequestError(issues);
   return result.data;

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { InsightsDocument } from "../../../src/schemas/insights.ts";
 import { IndexFileError, readSearchIndex, type SearchIndex } from "../../../src/search/search-index.ts";
 import { httpDate } from "../../../src/site/time.ts";
-import { type AnswerCache, createAnswerCache } from "../routes/answer-cache.ts";
+import { type AnswerCache, type AskedOnce, createAnswerCache, createAskedOnce } from "../routes/answer-cache.ts";
 import { readHeaders } from "../routes/send-answer.ts";
 import { type Bundle, BundleError, loadBundle } from "./load-bundle.ts";
 
@@ -17,6 +17,8 @@ export interface LoadedBundle {
   lastModified: string | undefined;
   /** Recent read answers of this build, bounded in bytes (dropped with the build). */
   answers: AnswerCache;
+  /** Request targets asked once whose answers were not kept (bounded in entries). */
+  askedOnce: AskedOnce;
   /** Cache-Control, Last-Modified and Vary of every read answer of this build. */
   readHeaders: Readonly<Record<string, string>>;
 }
@@ -63,6 +65,7 @@ export function loadIndexedBundle(distDir: string, options: { pages?: boolean; s
     insights: JSON.parse(readDocument(bundle, "/insights.json") ?? "null") as InsightsDocument,
     lastModified,
     answers: createAnswerCache(),
+    askedOnce: createAskedOnce(),
     readHeaders: readHeaders(lastModified),
   };
 }

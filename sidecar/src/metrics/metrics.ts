@@ -41,6 +41,13 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  // One child per label set, made once (prom-client's labels()): a request then skips hashing its
+  // labels. The sets are bounded as the labels are (route patterns, known methods, statuses).
+  const seriesByLabels = new Map<
+    string,
+    { count: Counter.Internal; duration: Histogram.Internal<"method" | "route" | "status"> }
+  >();
+
   const opened = new Counter({
     name: "mcp_sessions_opened_total",
     help: "MCP sessions opened (initialize answered).",
@@ -85,9 +92,16 @@ export function createMetrics(): Metrics {
     registry,
     observeRequest(method, route, status, seconds) {
       // Methods outside the list share one label, so a client inventing methods cannot grow the series.
-      const labels = { method: METHODS.has(method) ? method : "OTHER", route, status: String(status) };
-      requests.inc(labels);
-      durations.observe(labels, seconds);
+      const label = METHODS.has(method) ? method : "OTHER";
+      const key = `${label} ${status} ${route}`;
+      let series = seriesByLabels.get(key);
+      if (!series) {
+        const labels = { method: label, route, status: String(status) };
+        series = { count: requests.labels(labels), duration: durations.labels(labels) };
+        seriesByLabels.set(key, series);
+      }
+      series.count.inc();
+      series.duration.observe(seconds);
     },
     mcpSessionOpened: () => opened.inc(),
     mcpSessionTerminated: () => terminated.inc(),

@@ -76,8 +76,8 @@ function withGzip(loaded: LoadedBundle, key: string, answer: CachedAnswer) {
  * Answers a read by its request target (`key`). A cached answer is sent with its header set as
  * computed once; otherwise `prepare` validates the request (throwing InvalidRequestError) and names
  * its strong tag from the data version and the canonical query, so a matching precondition is a 304
- * before any search, and the body is built, kept when not too large, and sent. gzip is made once per
- * cached answer; an answer too large to keep is compressed as it streams.
+ * before any search, and the body is built, kept when asked before and not too large, and sent. gzip
+ * is made once per kept answer; an answer not kept is compressed as it streams.
  */
 export function sendAnswer(
   req: Request,
@@ -98,10 +98,14 @@ export function sendAnswer(
   }
   if (!answer) {
     const built = (prepared as PreparedRead).build();
-    if (built.length > LARGEST_CACHED_ANSWER) {
-      sendLarge(res, loaded, built, tag, gzip);
+    // Kept from its second request on (see AskedOnce), and never when too large to keep.
+    const keep = built.length <= LARGEST_CACHED_ANSWER && loaded.askedOnce.has(key);
+    if (!keep) {
+      if (built.length <= LARGEST_CACHED_ANSWER) loaded.askedOnce.set(key, true);
+      sendUnkept(res, loaded, built, tag, gzip);
       return;
     }
+    loaded.askedOnce.delete(key);
     answer = cachedAnswer(loaded, etag, Buffer.concat(built.chunks, built.length));
     loaded.answers.set(key, answer);
   }
@@ -113,9 +117,9 @@ export function sendAnswer(
   res.writeHead(200, gzip ? { ...answer.headers, ETag: tag } : answer.headers).end(answer.body);
 }
 
-/** An answer too large to keep (since without limit): its pieces written as they are, or gzipped as they stream. */
-function sendLarge(res: Response, loaded: LoadedBundle, body: JsonChunks, tag: string, gzip: boolean): void {
-  if (!gzip) {
+/** An answer not kept (asked once, or too large): its pieces written as they are, or gzipped as they stream. */
+function sendUnkept(res: Response, loaded: LoadedBundle, body: JsonChunks, tag: string, gzip: boolean): void {
+  if (!gzip || body.length < COMPRESSION_THRESHOLD) {
     res.writeHead(200, { ...loaded.readHeaders, ETag: tag, "Content-Type": JSON_TYPE, "Content-Length": body.length });
     res.cork();
     for (const chunk of body.chunks) res.write(chunk);
