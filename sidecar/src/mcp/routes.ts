@@ -32,8 +32,18 @@ export interface McpRouteOptions {
   stopping?: AbortSignal;
 }
 
-/** What the tools and resources of one loaded build see. */
+/** What the tools and resources of one loaded build see (one object per build, for what is kept per build). */
+const contexts = new WeakMap<LoadedBundle, McpContext>();
 export function mcpContext(loaded: LoadedBundle, urls: SiteUrls): McpContext {
+  let context = contexts.get(loaded);
+  if (!context) {
+    context = makeContext(loaded, urls);
+    contexts.set(loaded, context);
+  }
+  return context;
+}
+
+function makeContext(loaded: LoadedBundle, urls: SiteUrls): McpContext {
   return {
     index: loaded.index,
     business: loaded.index.business,
