@@ -133,11 +133,6 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       res.status(status).json(jsonRpcError(null, -32600, message));
     });
   const post: RequestHandler = async (req, res, next) => {
-    // Once the process stops the handler is closed (its streams too); a late request is told why.
-    if (options.stopping?.aborted) {
-      res.status(503).json(jsonRpcError(null, -32000, "Service unavailable: the server is shutting down"));
-      return;
-    }
     let body: unknown;
     try {
       body = JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "");
@@ -152,7 +147,13 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       next(error);
     }
   };
-  router.post(MCP_PATH, readBody, post);
+  // Once the process stops the modern handler is closed (its streams too): a request arriving later is
+  // told why, while one already under way (its body still coming) is finished.
+  const refuseWhenStopping: RequestHandler = (_req, res, next) => {
+    if (!options.stopping?.aborted) return next();
+    res.status(503).json(jsonRpcError(null, -32000, "Service unavailable: the server is shutting down"));
+  };
+  router.post(MCP_PATH, refuseWhenStopping, readBody, post);
   router.delete(MCP_PATH, legacy.delete);
   router.get(MCP_PATH, (_req, res) => {
     // 2025 clients get no server-initiated GET stream; 2026-07-28 clients use subscriptions/listen.
