@@ -1,6 +1,6 @@
 import { hostHeaderValidation, originValidation } from "@modelcontextprotocol/express";
-import { toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
-import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { classifyInboundRequest, createMcpHandler, type InboundHttpRequest } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
 import { rateLimit } from "express-rate-limit";
 import { PUBLISHED_DOCUMENTS } from "../../../src/mcp/protocol.ts";
@@ -32,8 +32,18 @@ export interface McpRouteOptions {
   stopping?: AbortSignal;
 }
 
-/** What the tools and resources of one loaded build see. */
+/** What the tools and resources of one loaded build see (one object per build, for what is kept per build). */
+const contexts = new WeakMap<LoadedBundle, McpContext>();
 export function mcpContext(loaded: LoadedBundle, urls: SiteUrls): McpContext {
+  let context = contexts.get(loaded);
+  if (!context) {
+    context = makeContext(loaded, urls);
+    contexts.set(loaded, context);
+  }
+  return context;
+}
+
+function makeContext(loaded: LoadedBundle, urls: SiteUrls): McpContext {
   return {
     index: loaded.index,
     business: loaded.index.business,
@@ -52,8 +62,24 @@ function changedDocuments(before: LoadedBundle, after: LoadedBundle, urls: SiteU
 }
 
 /**
+ * Whether the SDK's handler would serve this POST as 2025-era traffic: the classification
+ * `isLegacyRequest` runs for a parsed body (method, the three MCP headers and the body), read off the
+ * Node request instead of a web Request built for it (a third of a tools/call's conversion cost).
+ */
+function isLegacy(req: express.Request, body: unknown): boolean {
+  const request: InboundHttpRequest = { httpMethod: req.method, body };
+  const version = req.get("mcp-protocol-version");
+  const method = req.get("mcp-method");
+  const name = req.get("mcp-name");
+  if (version !== undefined) request.protocolVersionHeader = version;
+  if (method !== undefined) request.mcpMethodHeader = method;
+  if (name !== undefined) request.mcpNameHeader = name;
+  return classifyInboundRequest(request).kind === "legacy";
+}
+
+/**
  * POST/GET/DELETE /mcp. Requests of the current revision (2026-07-28) go to the SDK's stateless
- * handler; 2025-era requests, as the SDK's own `isLegacyRequest` classifies them, to the signed-session
+ * handler; 2025-era requests, as the SDK's own classifier routes them, to the signed-session
  * wiring in legacy-sessions.ts. Either way a fresh server over the current build answers.
  */
 export function mcpRoutes(options: McpRouteOptions): Router {
@@ -107,11 +133,6 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       res.status(status).json(jsonRpcError(null, -32600, message));
     });
   const post: RequestHandler = async (req, res, next) => {
-    // Once the process stops the handler is closed (its streams too); a late request is told why.
-    if (options.stopping?.aborted) {
-      res.status(503).json(jsonRpcError(null, -32000, "Service unavailable: the server is shutting down"));
-      return;
-    }
     let body: unknown;
     try {
       body = JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "");
@@ -120,13 +141,19 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       return;
     }
     try {
-      if (await isLegacyRequest(await toWebRequest(req, body), body)) await legacy.post(req, res, body);
+      if (isLegacy(req, body)) await legacy.post(req, res, body);
       else await modernNode(req, res, body);
     } catch (error) {
       next(error);
     }
   };
-  router.post(MCP_PATH, readBody, post);
+  // Once the process stops the modern handler is closed (its streams too): a request arriving later is
+  // told why, while one already under way (its body still coming) is finished.
+  const refuseWhenStopping: RequestHandler = (_req, res, next) => {
+    if (!options.stopping?.aborted) return next();
+    res.status(503).json(jsonRpcError(null, -32000, "Service unavailable: the server is shutting down"));
+  };
+  router.post(MCP_PATH, refuseWhenStopping, readBody, post);
   router.delete(MCP_PATH, legacy.delete);
   router.get(MCP_PATH, (_req, res) => {
     // 2025 clients get no server-initiated GET stream; 2026-07-28 clients use subscriptions/listen.

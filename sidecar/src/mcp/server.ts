@@ -2,9 +2,11 @@ import {
   type CacheHint,
   type CallToolResult,
   completable,
+  type GetPromptResult,
   McpServer,
   ResourceNotFoundError,
   ResourceTemplate,
+  type Variables,
 } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
@@ -54,18 +56,6 @@ function summarizeArgs(business: Business) {
   });
 }
 
-// Building zod schemas is a third of building a server, which happens per request: they are built
-// once per build (the business object is the build's).
-const summarizeByBuild = new WeakMap<Business, ReturnType<typeof summarizeArgs>>();
-function promptSchemas(business: Business) {
-  let summarize = summarizeByBuild.get(business);
-  if (!summarize) {
-    summarize = summarizeArgs(business);
-    summarizeByBuild.set(business, summarize);
-  }
-  return { summarize };
-}
-
 /** A tool's result; invalid arguments the tool itself finds (a cursor, an unknown id) are `isError` results. */
 function runTool(context: McpContext, tool: ToolDefinition, args: unknown): CallToolResult {
   let results = resultsByBuild.get(context.index);
@@ -96,79 +86,127 @@ function computeTool(context: McpContext, tool: ToolDefinition, args: unknown): 
   }
 }
 
+const CACHE_HINTS = {
+  "tools/list": PUBLIC,
+  "prompts/list": PUBLIC,
+  "resources/list": PUBLIC,
+  "resources/templates/list": PUBLIC,
+  "resources/read": PUBLIC,
+  "server/discover": PUBLIC,
+};
+
+/*
+ * The lists never change while the process runs (a new build changes documents, not lists), so no
+ * list_changed is promised. Documents can be watched on a 2026-07-28 subscriptions/listen stream;
+ * 2025 sessions have no stream to carry an update, so no subscribe is offered there.
+ */
+const SERVER_OPTIONS = {
+  modern: {
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false, subscribe: true },
+      prompts: { listChanged: false },
+      logging: {},
+    },
+    instructions: SERVER_INSTRUCTIONS,
+    cacheHints: CACHE_HINTS,
+  },
+  legacy: {
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      logging: {},
+    },
+    instructions: SERVER_INSTRUCTIONS,
+    cacheHints: CACHE_HINTS,
+  },
+};
+
+type ReadResult = { contents: { uri: string; mimeType: string; text: string }[] };
+type SummarizeArgs = { technician?: string | undefined; service?: string | undefined; since?: string | undefined };
+
+const userPrompt = (text: string): GetPromptResult => ({
+  messages: [{ role: "user", content: { type: "text", text } }],
+});
+
+/** What a server over one build registers: its callbacks, schemas and template, made once per build. */
+function prepareSurface(context: McpContext) {
+  const tools = TOOL_REGISTRATIONS.map(({ tool, input, output, annotations }) => ({
+    name: tool.name,
+    config: { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations },
+    callback: (args: unknown) => runTool(context, tool, args),
+  }));
+  const documents = PUBLISHED_DOCUMENTS.map((doc) => {
+    const uri = `${context.urls.base}${doc.path}`;
+    const read = (): ReadResult => {
+      const text = context.readDocument(doc.path);
+      if (text === undefined) throw new ResourceNotFoundError(uri);
+      return { contents: [{ uri, mimeType: doc.mimeType, text }] };
+    };
+    return { name: doc.name, uri, config: { title: doc.title, mimeType: doc.mimeType }, read };
+  });
+  const ids = () => Array.from({ length: context.index.count }, (_, position) => context.index.idAt(position));
+  const template = new ResourceTemplate(REVIEW_TEMPLATE, {
+    list: undefined,
+    // The SDK caps the list at 100 and reports total and hasMore itself.
+    complete: { id: (value) => ids().filter((id) => id.startsWith(value)) },
+  });
+  const readReview = (uri: URL, variables: Variables): ReadResult => {
+    const position = context.index.positionOf(String(variables.id));
+    if (position === undefined) throw new ResourceNotFoundError(uri.href);
+    return {
+      contents: [{ uri: uri.href, mimeType: "application/json", text: context.index.json(position).toString("utf8") }],
+    };
+  };
+  return {
+    tools,
+    documents,
+    review: { template, read: readReview },
+    summarize: {
+      schema: summarizeArgs(context.business),
+      render: (args: SummarizeArgs) => userPrompt(summarizePrompt(context, args)),
+    },
+    answer: ({ question }: { question: string }) => userPrompt(answerQuestionPrompt(context, question)),
+  };
+}
+
+// The SDK builds a server per request; what it registers (callbacks, zod schemas, the URI template)
+// is made once per build and dropped with it (bench:mcp's tool-call target).
+type Surface = ReturnType<typeof prepareSurface>;
+const surfaces = new WeakMap<McpContext, Surface>();
+function surfaceOf(context: McpContext): Surface {
+  let surface = surfaces.get(context);
+  if (!surface) {
+    surface = prepareSurface(context);
+    surfaces.set(context, surface);
+  }
+  return surface;
+}
+
 /**
  * A fresh MCP server over one loaded build, for one request of either era. Tools are registered in
  * catalog order, which is the order tools/list gives.
  */
 export function buildMcpServer(context: McpContext, era: "modern" | "legacy"): McpServer {
-  const server = new McpServer(SERVER_INFO, {
-    // The lists never change while the process runs (a new build changes documents, not lists), so
-    // no list_changed is promised. Documents can be watched on a 2026-07-28 subscriptions/listen
-    // stream; 2025 sessions have no stream to carry an update, so no subscribe is offered there.
-    capabilities: {
-      tools: { listChanged: false },
-      resources: { listChanged: false, ...(era === "modern" ? { subscribe: true } : {}) },
-      prompts: { listChanged: false },
-      logging: {},
-    },
-    instructions: SERVER_INSTRUCTIONS,
-    cacheHints: {
-      "tools/list": PUBLIC,
-      "prompts/list": PUBLIC,
-      "resources/list": PUBLIC,
-      "resources/templates/list": PUBLIC,
-      "resources/read": PUBLIC,
-      "server/discover": PUBLIC,
-    },
-  });
-  for (const { tool, input, output, annotations } of TOOL_REGISTRATIONS) {
-    server.registerTool(
-      tool.name,
-      { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations },
-      (args) => runTool(context, tool, args),
-    );
-  }
-
-  for (const doc of PUBLISHED_DOCUMENTS) {
-    const uri = `${context.urls.base}${doc.path}`;
-    server.registerResource(doc.name, uri, { title: doc.title, mimeType: doc.mimeType }, () => {
-      const text = context.readDocument(doc.path);
-      if (text === undefined) throw new ResourceNotFoundError(uri);
-      return { contents: [{ uri, mimeType: doc.mimeType, text }] };
-    });
-  }
-
-  const ids = () => Array.from({ length: context.index.count }, (_, position) => context.index.idAt(position));
+  const surface = surfaceOf(context);
+  const server = new McpServer(SERVER_INFO, SERVER_OPTIONS[era]);
+  for (const tool of surface.tools) server.registerTool(tool.name, tool.config, tool.callback);
+  for (const doc of surface.documents) server.registerResource(doc.name, doc.uri, doc.config, doc.read);
   server.registerResource(
     "review",
-    new ResourceTemplate(REVIEW_TEMPLATE, {
-      list: undefined,
-      // The SDK caps the list at 100 and reports total and hasMore itself.
-      complete: { id: (value) => ids().filter((id) => id.startsWith(value)) },
-    }),
+    surface.review.template,
     { title: "One review", description: "One review as JSON, by id.", mimeType: "application/json" },
-    (uri, variables) => {
-      const position = context.index.positionOf(String(variables.id));
-      if (position === undefined) throw new ResourceNotFoundError(uri.href);
-      return {
-        contents: [
-          { uri: uri.href, mimeType: "application/json", text: context.index.json(position).toString("utf8") },
-        ],
-      };
-    },
+    surface.review.read,
   );
-
-  const prompts = promptSchemas(context.business);
   server.registerPrompt(
     "summarize_reviews",
     {
       title: PROMPTS.summarize_reviews.title,
       description: PROMPTS.summarize_reviews.description,
-      argsSchema: prompts.summarize,
+      argsSchema: surface.summarize.schema,
     },
-    (args) => ({
-      messages: [{ role: "user", content: { type: "text", text: summarizePrompt(context, args) } }],
-    }),
+    surface.summarize.render,
   );
   server.registerPrompt(
     "answer_customer_question",
@@ -177,9 +215,7 @@ export function buildMcpServer(context: McpContext, era: "modern" | "legacy"): M
       description: PROMPTS.answer_customer_question.description,
       argsSchema: ANSWER_ARGS,
     },
-    ({ question }) => ({
-      messages: [{ role: "user", content: { type: "text", text: answerQuestionPrompt(context, question) } }],
-    }),
+    surface.answer,
   );
   return server;
 }
