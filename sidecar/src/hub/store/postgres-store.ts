@@ -2,37 +2,14 @@ import { randomUUID } from "node:crypto";
 import { Batch } from "../../database/batch.ts";
 import type { Postgres, Rows } from "../../database/postgres.ts";
 import type { ClaimedDelivery, HubStore, OverCap, PendingIntent, Subscription, SubscriptionCaps } from "./hub-store.ts";
+import { optional, toIntent, toSubscription } from "./rows.ts";
 
-type Row = Rows[number];
 type Query = (sql: string, params?: readonly unknown[]) => Promise<Rows>;
-const optional = (value: unknown) => (value === null || value === undefined ? undefined : String(value));
 
 /** Channel on which a replica that recorded a change wakes the others. */
 export const WORK_CHANNEL = "hub_work";
 /** Serialises the subscription-cap checks of all replicas (advisory lock key). */
 const CAPS_LOCK = 7_311_402_520;
-
-function toSubscription(row: Row): Subscription {
-  return {
-    topic: String(row.topic),
-    callback: String(row.callback),
-    secret: optional(row.secret),
-    leaseSeconds: Number(row.lease_seconds),
-    expiresAt: Number(row.expires_at),
-    failures: Number(row.failures),
-  };
-}
-
-function toIntent(row: Row): PendingIntent {
-  return {
-    id: Number(row.id),
-    mode: row.mode === "unsubscribe" ? "unsubscribe" : "subscribe",
-    topic: String(row.topic),
-    callback: String(row.callback),
-    leaseSeconds: row.lease_seconds === null ? undefined : Number(row.lease_seconds),
-    secret: optional(row.secret),
-  };
-}
 
 /**
  * The hub's store on PostgreSQL, shared by any number of sidecar replicas: deliveries are claimed

@@ -4,31 +4,7 @@ import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { ClaimedDelivery, HubStore, OverCap, PendingIntent, Subscription, SubscriptionCaps } from "./hub-store.ts";
 import { MIGRATIONS } from "./migrations.ts";
-
-type Row = Record<string, unknown>;
-const optional = (value: unknown) => (value === null || value === undefined ? undefined : String(value));
-
-function toSubscription(row: Row): Subscription {
-  return {
-    topic: String(row.topic),
-    callback: String(row.callback),
-    secret: optional(row.secret),
-    leaseSeconds: Number(row.lease_seconds),
-    expiresAt: Number(row.expires_at),
-    failures: Number(row.failures),
-  };
-}
-
-function toIntent(row: Row): PendingIntent {
-  return {
-    id: Number(row.id),
-    mode: row.mode === "unsubscribe" ? "unsubscribe" : "subscribe",
-    topic: String(row.topic),
-    callback: String(row.callback),
-    leaseSeconds: row.lease_seconds === null ? undefined : Number(row.lease_seconds),
-    secret: optional(row.secret),
-  };
-}
+import { optional, type Row, toIntent, toSubscription } from "./rows.ts";
 
 /**
  * The hub's embedded store: one SQLite file (node:sqlite), WAL mode, migrated at open. One process
