@@ -45,6 +45,8 @@ function hubEnv(stateDir: string, distDir: string): Record<string, string> {
     HUB_RETRY_MAX_MS: "500",
     HUB_RATE_LIMIT_PER_MINUTE: "1000",
     HUB_CALLBACK_HOST_RATE_LIMIT_PER_MINUTE: "1000",
+    HUB_MAX_PENDING_PER_CLIENT: "1000",
+    HUB_MAX_PENDING_PER_HOST: "1000",
   };
 }
 

@@ -88,7 +88,7 @@ describe("rate limits and caps", () => {
     await sub.waitFor(() => sub.heldCount === statuses.filter((s) => s === 202).length, 3000, "held verifications");
     sub.release("echo");
     await capped.hub.idle();
-    expect(await capped.store.countSubscriptions({ callbackHost: `127.0.0.1:${sub.port}` })).toBeLessThanOrEqual(2);
+    expect(await capped.store.countSubscriptions({ callbackHost: "127.0.0.1" })).toBeLessThanOrEqual(2);
   });
 });
 

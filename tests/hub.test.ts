@@ -171,7 +171,7 @@ describe("subscribing (§5.1, §5.3)", () => {
     await env.hub.idle();
     expect(sub.verifications(path)).toHaveLength(2);
     expect(await env.store.countSubscriptions()).toBe(1);
-    expect(await env.store.countSubscriptions({ callbackHost: `127.0.0.1:${sub.port}` })).toBe(1);
+    expect(await env.store.countSubscriptions({ callbackHost: "127.0.0.1" })).toBe(1);
   });
 });
 

@@ -156,6 +156,10 @@ async function runOnce(
       HUB_RATE_LIMIT_PER_MINUTE: "1000000",
       HUB_CALLBACK_HOST_RATE_LIMIT_PER_MINUTE: "1000000",
       HUB_MAX_SUBSCRIPTIONS_PER_HOST: "1000000",
+      // Every subscribe comes from one address towards one host; the pending caps would refuse most.
+      HUB_MAX_PENDING_PER_CLIENT: "1000000",
+      HUB_MAX_PENDING_PER_HOST: "1000000",
+      HUB_MAX_PENDING: "1000000",
       ...(settings.concurrency ? { HUB_CONCURRENCY: settings.concurrency } : {}),
     };
     // One at a time: the first applies the migrations, the others find them applied.

@@ -3,10 +3,13 @@ import type { TopicPath } from "../site/urls.ts";
 /** A rejected hub request: answered 4xx with the reason as plain text, before any outbound call. */
 export class HubRequestError extends Error {
   readonly status: number;
+  /** Sent as Retry-After (429, 503). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, retryAfterSeconds?: number) {
     super(message);
     this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
     this.name = "HubRequestError";
   }
 }
@@ -45,11 +48,48 @@ function required(form: URLSearchParams, name: string): string {
   return value;
 }
 
-/** The callback rules: an absolute HTTPS URL, no userinfo or fragment, at most 2,048 characters. */
+/** Characters a URL may contain as written (RFC 3986 §2: unreserved, reserved, and "%" escapes). */
+const URL_CHARACTER = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
+const NAMED: Readonly<Record<string, string>> = {
+  " ": "a space",
+  "\r": "a carriage return (CR)",
+  "\n": "a line feed (LF)",
+};
+
+/**
+ * Refuses characters a URL cannot contain as written: the URL parser would silently drop CR, LF
+ * and tabs or encode spaces, so the hub would verify and deliver to another URL than the one given.
+ */
+function checkCallbackCharacters(callback: string): void {
+  for (let i = 0; i < callback.length; i++) {
+    const char = callback.charAt(i);
+    if (char === "%" && !/^%[0-9A-Fa-f]{2}/.test(callback.slice(i))) {
+      throw new HubRequestError(
+        400,
+        `hub.callback has a "%" at position ${i + 1} that is not followed by two hex digits`,
+      );
+    }
+    if (URL_CHARACTER.test(char)) continue;
+    const point = callback.codePointAt(i) ?? 0;
+    const code = `U+${point.toString(16).toUpperCase().padStart(4, "0")}`;
+    const shown = String.fromCodePoint(point);
+    const what = NAMED[char] ?? (/[\p{Cc}\p{Z}]/u.test(shown) ? `the character ${code}` : `"${shown}" (${code})`);
+    throw new HubRequestError(
+      400,
+      `hub.callback contains ${what} at position ${i + 1}; a URL must percent-encode it (RFC 3986)`,
+    );
+  }
+}
+
+/**
+ * The callback rules: an absolute HTTPS URL of URL characters only, no userinfo or fragment, at
+ * most 2,048 characters.
+ */
 export function checkCallback(callback: string): void {
   if (callback.length > MAX_CALLBACK_LENGTH) {
     throw new HubRequestError(400, `hub.callback is longer than ${MAX_CALLBACK_LENGTH} characters`);
   }
+  checkCallbackCharacters(callback);
   let url: URL;
   try {
     url = new URL(callback);

@@ -79,7 +79,10 @@ export const ConfigSchema = z
       .min(1, { error: "must be a number of at least 1" })
       .default(2),
     HUB_TIMEOUT_MS: milliseconds.default(10_000),
-    HUB_CONCURRENCY: count.default(32),
+    HUB_CONCURRENCY: count.default(32).meta({ description: "Deliveries (and denials) in flight at once." }),
+    HUB_VERIFY_CONCURRENCY: count
+      .default(16)
+      .meta({ description: "Verifications of intent in flight at once; deliveries never wait for them." }),
     HUB_ALLOWED_CIDRS: z
       .string()
       .default("")
@@ -114,6 +117,15 @@ export const ConfigSchema = z
     HUB_CALLBACK_HOST_RATE_LIMIT_PER_MINUTE: count.default(30),
     HUB_MAX_SUBSCRIPTIONS_PER_HOST: count.default(1_000),
     HUB_MAX_SUBSCRIPTIONS: count.default(100_000),
+    // Per host below HUB_VERIFY_CONCURRENCY: callbacks of one host that never answer cannot hold every
+    // verification slot.
+    HUB_MAX_PENDING_PER_CLIENT: count
+      .default(10)
+      .meta({ description: "Verifications pending at once for requests from one client address (429 past it)." }),
+    HUB_MAX_PENDING_PER_HOST: count
+      .default(10)
+      .meta({ description: "Verifications pending at once towards one callback host (429 past it)." }),
+    HUB_MAX_PENDING: count.default(1_000).meta({ description: "Verifications pending at once in all (503 past it)." }),
     MCP_RATE_LIMIT_PER_MINUTE: z.coerce
       .number({ error: "must be a whole number of requests, at least 1" })
       .int({ error: "must be a whole number of requests, at least 1" })

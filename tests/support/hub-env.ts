@@ -16,7 +16,7 @@ import { Hub } from "../../sidecar/src/hub/hub.ts";
 import { AddressPolicy } from "../../sidecar/src/hub/outbound/address-policy.ts";
 import { GuardedClient } from "../../sidecar/src/hub/outbound/guarded-client.ts";
 import type { HubRouteOptions } from "../../sidecar/src/hub/routes.ts";
-import type { HubStore } from "../../sidecar/src/hub/store/hub-store.ts";
+import type { HubStore, PendingCaps } from "../../sidecar/src/hub/store/hub-store.ts";
 import { PostgresHubStore } from "../../sidecar/src/hub/store/postgres-store.ts";
 import { SqliteHubStore } from "../../sidecar/src/hub/store/sqlite-store.ts";
 import type { LeasePolicy } from "../../src/hub/hub-request.ts";
@@ -58,7 +58,10 @@ export interface HubEnvOptions {
   ca: string;
   allowedCidrs?: readonly string[];
   timeoutMs?: number;
+  /** Deliveries in flight at once (default 16). */
   concurrency?: number;
+  /** Verifications in flight at once (default 16). */
+  verifyConcurrency?: number;
   retry?: RetryPolicy;
   lease?: LeasePolicy;
   /** Names the store state (a SQLite file path; a PostgreSQL schema); default new state in the env's folder. */
@@ -68,6 +71,8 @@ export interface HubEnvOptions {
   routes?: Partial<Omit<HubRouteOptions, "hub" | "bundles">>;
   /** Subscription caps (per callback host, in all); default generous. */
   caps?: { perHost: number; total: number };
+  /** Pending-verification caps (per client address, per callback host, in all); default generous. */
+  pendingCaps?: PendingCaps;
   /** Period of the hub's sweep once `hub.start()` is called. */
   tickMs?: number;
   /** How long the hub's claims last (default the hub's). */
@@ -121,7 +126,7 @@ export async function startHubEnv(options: HubEnvOptions): Promise<HubEnv> {
   const client = new GuardedClient({
     policy: new AddressPolicy(options.allowedCidrs ?? LOOPBACK),
     timeoutMs: options.timeoutMs ?? 1500,
-    concurrency: options.concurrency ?? 16,
+    concurrency: { verification: options.verifyConcurrency ?? 16, delivery: options.concurrency ?? 16 },
     extraCa: options.ca,
     userAgent: "riverbend-reviews-websub-hub/test",
   });
@@ -134,6 +139,8 @@ export async function startHubEnv(options: HubEnvOptions): Promise<HubEnv> {
     retry: options.retry ?? RETRY,
     logger: options.logger ?? silent,
     caps: options.caps ?? { perHost: 1_000, total: 100_000 },
+    pendingCaps: options.pendingCaps ?? { perClient: 1_000, perHost: 1_000, total: 10_000 },
+    pendingRetryAfterSeconds: Math.ceil((options.timeoutMs ?? 1500) / 1000),
     now,
     ...(options.tickMs === undefined ? {} : { tickMs: options.tickMs }),
     ...(options.claimMs === undefined ? {} : { claimMs: options.claimMs }),

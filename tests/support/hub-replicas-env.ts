@@ -86,6 +86,8 @@ export async function startReplicasEnv(firstDist: string): Promise<ReplicasEnv> 
           HUB_RETRY_MAX_MS: "300",
           HUB_RATE_LIMIT_PER_MINUTE: "10000",
           HUB_CALLBACK_HOST_RATE_LIMIT_PER_MINUTE: "10000",
+          HUB_MAX_PENDING_PER_CLIENT: "1000",
+          HUB_MAX_PENDING_PER_HOST: "1000",
           MCP_SESSION_SECRET: "replica-hub-test-secret-0123456789-abcdefghij",
           LOG_LEVEL: process.env.HUB_TEST_LOG ?? "silent",
         },

@@ -45,4 +45,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      id TEXT PRIMARY KEY,
      expires_at BIGINT NOT NULL
    );`,
+  // Per-host limits count by host without port (one host on many ports is one host), and pending
+  // verifications are capped per client address too.
+  `UPDATE hub_subscriptions SET callback_host = regexp_replace(callback_host, ':[0-9]+$', '');
+   UPDATE hub_intents SET callback_host = regexp_replace(callback_host, ':[0-9]+$', '');
+   ALTER TABLE hub_intents ADD COLUMN client TEXT NOT NULL DEFAULT '';
+   CREATE INDEX hub_intents_by_client ON hub_intents (client);`,
 ];

@@ -31,6 +31,7 @@ export const errorHandler =
     if (error instanceof HubRequestError) {
       // WebSub asks for plain-text reasons.
       res.status(error.status).setHeader("Cache-Control", "no-store");
+      if (error.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(error.retryAfterSeconds));
       res.type("text/plain").send(error.message);
       return;
     }

@@ -23,7 +23,7 @@ export function createHub(config: Config, bundles: BundleStore, logger: Logger, 
   const client = new GuardedClient({
     policy: new AddressPolicy(config.HUB_ALLOWED_CIDRS),
     timeoutMs: config.HUB_TIMEOUT_MS,
-    concurrency: config.HUB_CONCURRENCY,
+    concurrency: { verification: config.HUB_VERIFY_CONCURRENCY, delivery: config.HUB_CONCURRENCY },
     extraCa: config.HUB_EXTRA_CA_FILE ? readFileSync(config.HUB_EXTRA_CA_FILE, "utf8") : undefined,
     userAgent: "riverbend-reviews-websub-hub/1.0 (+https://www.w3.org/TR/websub/)",
   });
@@ -45,7 +45,14 @@ export function createHub(config: Config, bundles: BundleStore, logger: Logger, 
     },
     logger,
     caps: { perHost: config.HUB_MAX_SUBSCRIPTIONS_PER_HOST, total: config.HUB_MAX_SUBSCRIPTIONS },
-    // Claim only what can run at once, so a claim never waits for a connection; a claim outlives the
+    pendingCaps: {
+      perClient: config.HUB_MAX_PENDING_PER_CLIENT,
+      perHost: config.HUB_MAX_PENDING_PER_HOST,
+      total: config.HUB_MAX_PENDING,
+    },
+    // A pending verification is over within one request's timeout.
+    pendingRetryAfterSeconds: Math.ceil(config.HUB_TIMEOUT_MS / 1000),
+    // Claim only what can run at once, so a claim never waits for a delivery connection; a claim outlives the
     // longest request (timeout), so only a crashed replica's claims lapse.
     maxRunningDeliveries: config.HUB_CONCURRENCY,
     claimMs: 2 * config.HUB_TIMEOUT_MS + 1_000,

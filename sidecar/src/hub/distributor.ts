@@ -60,7 +60,12 @@ export async function deliver(
   const host = new URL(callback).host;
   let reason: string;
   try {
-    const response = await client.send("POST", callback, { headers, body: content.body, maxBodyBytes: 0 });
+    const response = await client.send("POST", callback, {
+      budget: "delivery",
+      headers,
+      body: content.body,
+      maxBodyBytes: 0,
+    });
     sent();
     if (response.status >= 200 && response.status < 300) {
       await store.deliverySucceeded(delivery, content.sha256);
@@ -94,7 +99,7 @@ export async function deny(client: GuardedClient, callback: string, topic: strin
     await client.send(
       "GET",
       withHubParams(callback, { "hub.mode": "denied", "hub.topic": topic, "hub.reason": reason }),
-      { maxBodyBytes: 0 },
+      { budget: "delivery", maxBodyBytes: 0 },
     );
   } catch {
     // Best effort: the subscription is removed either way.

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { callbackHost } from "../../../src/hub/callback-url.ts";
 import { type HubRequest, HubRequestError, type LeasePolicy } from "../../../src/hub/hub-request.ts";
 import { topicUrls } from "../../../src/hub/topics.ts";
 import type { SiteUrls, TopicPath } from "../../../src/site/urls.ts";
@@ -7,7 +8,14 @@ import { type TopicContent, topicContent } from "./content.ts";
 import { DeliveryLoop, type DeliveryOutcome } from "./delivery-loop.ts";
 import type { RetryPolicy } from "./distributor.ts";
 import type { GuardedClient } from "./outbound/guarded-client.ts";
-import type { HubStore, OverCap, PendingIntent, SubscriptionCaps } from "./store/hub-store.ts";
+import type {
+  HubStore,
+  OverCap,
+  OverPending,
+  PendingCaps,
+  PendingIntent,
+  SubscriptionCaps,
+} from "./store/hub-store.ts";
 import { verifyIntent } from "./verifier.ts";
 
 export interface HubOptions {
@@ -20,6 +28,10 @@ export interface HubOptions {
   logger: Logger;
   /** Subscriptions per callback host and in all, pending verifications included (global). */
   caps?: SubscriptionCaps;
+  /** Pending verifications (both modes) per client address, per callback host and in all (global). */
+  pendingCaps?: PendingCaps;
+  /** Seconds a client refused by a pending cap is asked to wait: about one verification's timeout. */
+  pendingRetryAfterSeconds?: number;
   now?: () => number;
   /** How often lapsed claims, due retries and expired leases are looked for, besides on every change. */
   tickMs?: number;
@@ -38,8 +50,19 @@ type Intent = Extract<HubRequest, { mode: "subscribe" | "unsubscribe" }>;
 
 const overCapMessage = (callback: string, over: OverCap) =>
   over.overCap === "host"
-    ? `Too many subscriptions for callback host ${new URL(callback).host.toLowerCase()}.`
+    ? `Too many subscriptions for callback host ${callbackHost(callback)}.`
     : "The hub takes no new subscriptions at the moment.";
+
+/** A pending-verification cap: 429 for one client or callback host, 503 when the hub as a whole is full. */
+function overPendingError(callback: string, over: OverPending, retryAfterSeconds: number): HubRequestError {
+  const [status, message] =
+    over.overPending === "client"
+      ? [429, "Too many verifications pending for requests from this address"]
+      : over.overPending === "host"
+        ? [429, `Too many verifications pending for callback host ${callbackHost(callback)}`]
+        : [503, "Too many verifications pending at this hub"];
+  return new HubRequestError(status, `${message}; retry after ${retryAfterSeconds} s.`, retryAfterSeconds);
+}
 
 /**
  * The WebSub hub: verifies intents asynchronously (persisted and claimed, so a crash loses none and
@@ -88,7 +111,7 @@ export class Hub {
 
   /**
    * An accepted intent is verified at once, but its request may first wait for one of the client's
-   * connections behind other verifications and deliveries: its claim allows for that.
+   * verification connections behind other verifications: its claim allows for that.
    */
   get #intentClaimMs(): number {
     return 5 * this.#claimMs;
@@ -120,10 +143,11 @@ export class Hub {
   }
 
   /**
-   * Accepts a validated subscribe or unsubscribe: records the intent (refused when a new subscription
-   * would exceed a cap, pending verifications included) and verifies it after the 202 is sent.
+   * Accepts a validated subscribe or unsubscribe from `client` (its address): records the intent
+   * (refused past a pending-verification cap, or when a new subscription would exceed a cap) and
+   * verifies it after the 202 is sent.
    */
-  async accept(request: Intent): Promise<void> {
+  async accept(request: Intent, client: string): Promise<void> {
     const intent = {
       mode: request.mode,
       topic: request.topic,
@@ -133,8 +157,13 @@ export class Hub {
     };
     const added = await this.store.addIntent(intent, {
       claimUntil: this.#now() + this.#intentClaimMs,
+      client,
       caps: this.#options.caps,
+      pending: this.#options.pendingCaps,
     });
+    if ("overPending" in added) {
+      throw overPendingError(request.callback, added, this.#options.pendingRetryAfterSeconds ?? 10);
+    }
     if ("overCap" in added) throw new HubRequestError(403, overCapMessage(request.callback, added));
     this.#track(this.#verify({ id: added.id, ...intent }));
   }

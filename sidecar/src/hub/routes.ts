@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
-import { rateLimit } from "express-rate-limit";
+import { ipKeyGenerator, rateLimit } from "express-rate-limit";
+import { callbackHost } from "../../../src/hub/callback-url.ts";
 import { HubRequestError, parseHubRequest } from "../../../src/hub/hub-request.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import type { Hub } from "./hub.ts";
@@ -17,11 +18,11 @@ const FORM = "application/x-www-form-urlencoded";
 /** Seconds a client is asked to wait while the hub's database is unreachable. */
 const RETRY_AFTER_SECONDS = 5;
 
-function callbackHost(body: unknown): string | undefined {
+function callbackHostOf(body: unknown): string | undefined {
   if (typeof body !== "string") return undefined;
   const callback = new URLSearchParams(body).get("hub.callback");
   try {
-    return callback ? new URL(callback).host.toLowerCase() : undefined;
+    return callback ? callbackHost(callback) : undefined;
   } catch {
     return undefined;
   }
@@ -50,8 +51,8 @@ export function hubRoutes(options: HubRouteOptions): Router {
     rateLimit({
       ...limits,
       limit: options.callbackHostRatePerMinute,
-      skip: (req) => callbackHost(req.body) === undefined,
-      keyGenerator: (req) => `callback:${callbackHost(req.body)}`,
+      skip: (req) => callbackHostOf(req.body) === undefined,
+      keyGenerator: (req) => `callback:${callbackHostOf(req.body)}`,
       handler: tooMany("callback host"),
     }),
     (async (req, res) => {
@@ -59,8 +60,7 @@ export function hubRoutes(options: HubRouteOptions): Router {
         await answer(req, res);
       } catch (error) {
         if (!(error instanceof StoreUnavailableError)) throw error;
-        res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-        throw new HubRequestError(503, "The hub's database is unavailable; retry later.");
+        throw new HubRequestError(503, "The hub's database is unavailable; retry later.", RETRY_AFTER_SECONDS);
       }
     }) satisfies RequestHandler,
   );
@@ -95,7 +95,8 @@ export function hubRoutes(options: HubRouteOptions): Router {
     }
     const refusal = hub.checkCallbackAddress(request.callback);
     if (refusal) throw new HubRequestError(400, `hub.callback is not allowed: ${refusal}`);
-    await hub.accept(request);
+    // Grouped as the per-address rate limit groups them (an IPv6 client by its /56).
+    await hub.accept(request, ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ""));
     res.status(202).type("text/plain").send("Accepted: verification of intent follows.");
   }
 }

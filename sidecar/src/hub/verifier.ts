@@ -29,6 +29,7 @@ export async function verifyIntent(
   if (request.mode === "subscribe") params["hub.lease_seconds"] = String(request.leaseSeconds);
   try {
     const response = await client.send("GET", withHubParams(request.callback, params), {
+      budget: "verification",
       maxBodyBytes: challenge.length + 64,
     });
     if (response.status < 200 || response.status >= 300) {

@@ -34,11 +34,40 @@ export function failureReason(error: unknown): string {
   return typeof code === "string" ? `request failed (${code})` : `request failed (${error.name})`;
 }
 
+/**
+ * What an outbound request is spent from: verifications and deliveries (denials included) have
+ * separate budgets, so a flood of verifications towards callbacks that never answer delays no
+ * delivery.
+ */
+export type Budget = "verification" | "delivery";
+
+/** Requests in flight at once from one budget; the rest wait their turn, oldest first. */
+class Slots {
+  readonly #limit: number;
+  #active = 0;
+  readonly #waiting: (() => void)[] = [];
+  peak = 0;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  async take(): Promise<() => void> {
+    if (this.#active >= this.#limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#active++;
+    this.peak = Math.max(this.peak, this.#active);
+    return () => {
+      this.#active--;
+      this.#waiting.shift()?.();
+    };
+  }
+}
+
 export interface OutboundOptions {
   policy: AddressPolicy;
   timeoutMs: number;
-  /** Requests in flight at once across the hub. */
-  concurrency: number;
+  /** Requests in flight at once across the hub, per budget. */
+  concurrency: Readonly<Record<Budget, number>>;
   /** Extra PEM certificate authority to trust (for test subscribers); the system roots stay trusted. */
   extraCa?: string | undefined;
   userAgent: string;
@@ -52,7 +81,7 @@ export interface OutboundResponse {
 
 /**
  * The one client for every outbound hub request (verification, delivery, denial): HTTPS only, no
- * redirects, timeouts, bounded concurrency, and an SSRF guard that checks IP literals itself (undici
+ * redirects, timeouts, bounded concurrency per budget, and an SSRF guard that checks IP literals itself (undici
  * skips the lookup hook for them) and every address a host name resolves to, at connect time, so
  * DNS rebinding cannot slip a private address in between check and connect.
  */
@@ -61,14 +90,16 @@ export class GuardedClient {
   // and a sidecar with nothing to deliver never needs it.
   #agent: Promise<Agent> | undefined;
   readonly #makeAgent: () => Promise<Agent>;
-  #active = 0;
-  readonly #waiting: (() => void)[] = [];
-  peakActive = 0;
+  readonly #slots: Record<Budget, Slots>;
 
   private readonly options: OutboundOptions;
 
   constructor(options: OutboundOptions) {
     this.options = options;
+    this.#slots = {
+      verification: new Slots(options.concurrency.verification),
+      delivery: new Slots(options.concurrency.delivery),
+    };
     const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
       dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
         if (error) return callback(error, "", 0);
@@ -92,7 +123,7 @@ export class GuardedClient {
         },
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
-        connections: options.concurrency,
+        connections: options.concurrency.verification + options.concurrency.delivery,
       });
     };
   }
@@ -108,23 +139,18 @@ export class GuardedClient {
     }
   }
 
-  async #slot(): Promise<() => void> {
-    if (this.#active >= this.options.concurrency) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    this.#active++;
-    this.peakActive = Math.max(this.peakActive, this.#active);
-    return () => {
-      this.#active--;
-      this.#waiting.shift()?.();
-    };
+  /** The most requests that were in flight at once from a budget. */
+  peakActive(budget: Budget): number {
+    return this.#slots[budget].peak;
   }
 
   async send(
     method: "GET" | "POST",
     url: string,
-    init: { headers?: Record<string, string>; body?: Uint8Array; maxBodyBytes: number },
+    init: { budget: Budget; headers?: Record<string, string>; body?: Uint8Array; maxBodyBytes: number },
   ): Promise<OutboundResponse> {
     this.check(url);
-    const release = await this.#slot();
+    const release = await this.#slots[init.budget].take();
     try {
       // The dispatcher takes the raw path: undici's request() would parse the whole URL and re-encode
       // the callback's own query (an apostrophe becomes %27), and WebSub wants it byte for byte.

@@ -47,6 +47,19 @@ export interface SubscriptionCaps {
 /** Which cap a new subscription would exceed. */
 export type OverCap = { overCap: "host" | "total" };
 
+/**
+ * Verifications pending at once (subscribe and unsubscribe intents alike): per requesting client
+ * address, per callback host and in all (global, in the store).
+ */
+export interface PendingCaps {
+  perClient: number;
+  perHost: number;
+  total: number;
+}
+
+/** Which pending-verification cap a new intent would exceed. */
+export type OverPending = { overPending: "client" | "host" | "total" };
+
 /** The store cannot be reached (database stopped, network cut): the hub answers 503 and retries later. */
 export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
@@ -94,13 +107,19 @@ export interface HubStore {
   pendingCount(): Promise<number>;
 
   /**
-   * Records an intent claimed by the caller until `claimUntil`; a subscribe for a new (topic, callback)
-   * is refused when it would exceed `caps` (checked and recorded atomically across replicas).
+   * Records an intent from `client` (its address), claimed by the caller until `claimUntil`. Refused
+   * when it would exceed a `pending` cap, or when a subscribe for a new (topic, callback) would exceed
+   * `caps` (checked and recorded atomically across replicas).
    */
   addIntent(
     intent: Omit<PendingIntent, "id">,
-    options: { claimUntil: number; caps: SubscriptionCaps | undefined },
-  ): Promise<{ id: number } | OverCap>;
+    options: {
+      claimUntil: number;
+      client: string;
+      caps: SubscriptionCaps | undefined;
+      pending: PendingCaps | undefined;
+    },
+  ): Promise<{ id: number } | OverCap | OverPending>;
   /** Claims intents whose claim lapsed (their verifier crashed), oldest first. */
   claimIntents(now: number, claimUntil: number, limit: number): Promise<PendingIntent[]>;
   /**

@@ -1,3 +1,9 @@
+/** The stored `host[:port]` of earlier versions without its port (an IPv6 host keeps its brackets). */
+const withoutPort = `CASE
+  WHEN callback_host LIKE '[%' THEN substr(callback_host, 1, instr(callback_host, ']'))
+  WHEN instr(callback_host, ':') > 0 THEN substr(callback_host, 1, instr(callback_host, ':') - 1)
+  ELSE callback_host END`;
+
 /** Schema migrations, applied in order once each; never edit one that has shipped, add a new one. */
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE subscriptions (
@@ -39,4 +45,10 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE deliveries ADD COLUMN claim TEXT;
    ALTER TABLE deliveries ADD COLUMN claimed_until INTEGER;
    ALTER TABLE intents ADD COLUMN claimed_until INTEGER;`,
+  // Per-host limits count by host without port (one host on many ports is one host), and pending
+  // verifications are capped per client address too.
+  `UPDATE subscriptions SET callback_host = ${withoutPort};
+   UPDATE intents SET callback_host = ${withoutPort};
+   ALTER TABLE intents ADD COLUMN client TEXT NOT NULL DEFAULT '';
+   CREATE INDEX intents_by_client ON intents (client);`,
 ];

@@ -1,7 +1,17 @@
 import { randomUUID } from "node:crypto";
+import { callbackHost } from "../../../../src/hub/callback-url.ts";
 import { Batch } from "../../database/batch.ts";
 import type { Postgres, Rows } from "../../database/postgres.ts";
-import type { ClaimedDelivery, HubStore, OverCap, PendingIntent, Subscription, SubscriptionCaps } from "./hub-store.ts";
+import type {
+  ClaimedDelivery,
+  HubStore,
+  OverCap,
+  OverPending,
+  PendingCaps,
+  PendingIntent,
+  Subscription,
+  SubscriptionCaps,
+} from "./hub-store.ts";
 import { optional, toIntent, toSubscription } from "./rows.ts";
 
 type Query = (sql: string, params?: readonly unknown[]) => Promise<Rows>;
@@ -193,8 +203,7 @@ export class PostgresHubStore implements HubStore {
     caps: SubscriptionCaps,
     countPending: boolean,
   ): Promise<OverCap | undefined> {
-    await query("SELECT pg_advisory_xact_lock($1)", [CAPS_LOCK]);
-    const host = new URL(intent.callback).host.toLowerCase();
+    const host = callbackHost(intent.callback);
     const [row] = await query(
       `SELECT
          EXISTS (SELECT 1 FROM hub_subscriptions WHERE topic = $1 AND callback = $2) AS subscribed,
@@ -210,23 +219,48 @@ export class PostgresHubStore implements HubStore {
     return Number(row.total) >= caps.total ? { overCap: "total" } : undefined;
   }
 
+  /** Under the caps lock: whether one more pending verification would exceed a cap. */
+  async #overPending(query: Query, client: string, host: string, caps: PendingCaps): Promise<OverPending | undefined> {
+    const [row] = await query(
+      `SELECT
+         (SELECT COUNT(*) FROM hub_intents WHERE client = $1) AS for_client,
+         (SELECT COUNT(*) FROM hub_intents WHERE callback_host = $2) AS for_host,
+         (SELECT COUNT(*) FROM hub_intents) AS total`,
+      [client, host],
+    );
+    if (Number(row?.for_client) >= caps.perClient) return { overPending: "client" };
+    if (Number(row?.for_host) >= caps.perHost) return { overPending: "host" };
+    return Number(row?.total) >= caps.total ? { overPending: "total" } : undefined;
+  }
+
   async addIntent(
     intent: Omit<PendingIntent, "id">,
-    options: { claimUntil: number; caps: SubscriptionCaps | undefined },
-  ): Promise<{ id: number } | OverCap> {
+    options: {
+      claimUntil: number;
+      client: string;
+      caps: SubscriptionCaps | undefined;
+      pending: PendingCaps | undefined;
+    },
+  ): Promise<{ id: number } | OverCap | OverPending> {
     return this.#db.transaction(async (query) => {
+      const host = callbackHost(intent.callback);
+      const capped = options.pending !== undefined || (intent.mode === "subscribe" && options.caps !== undefined);
+      if (capped) await query("SELECT pg_advisory_xact_lock($1)", [CAPS_LOCK]);
+      const overPending = options.pending && (await this.#overPending(query, options.client, host, options.pending));
+      if (overPending) return overPending;
       if (intent.mode === "subscribe" && options.caps) {
         const over = await this.#overCap(query, intent, options.caps, true);
         if (over) return over;
       }
       const [row] = await query(
-        `INSERT INTO hub_intents (mode, topic, callback, callback_host, lease_seconds, secret, claimed_until)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        `INSERT INTO hub_intents (mode, topic, callback, callback_host, client, lease_seconds, secret, claimed_until)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
         [
           intent.mode,
           intent.topic,
           intent.callback,
-          new URL(intent.callback).host.toLowerCase(),
+          host,
+          options.client,
           intent.leaseSeconds ?? null,
           intent.secret ?? null,
           options.claimUntil,
@@ -263,6 +297,7 @@ export class PostgresHubStore implements HubStore {
         return "applied";
       }
       if (caps) {
+        await query("SELECT pg_advisory_xact_lock($1)", [CAPS_LOCK]);
         const over = await this.#overCap(query, intent, caps, false);
         if (over) return over;
       }
@@ -274,7 +309,7 @@ export class PostgresHubStore implements HubStore {
         [
           intent.topic,
           intent.callback,
-          new URL(intent.callback).host.toLowerCase(),
+          callbackHost(intent.callback),
           intent.secret ?? null,
           intent.leaseSeconds ?? 0,
           expiresAt,

@@ -2,7 +2,17 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { ClaimedDelivery, HubStore, OverCap, PendingIntent, Subscription, SubscriptionCaps } from "./hub-store.ts";
+import { callbackHost } from "../../../../src/hub/callback-url.ts";
+import type {
+  ClaimedDelivery,
+  HubStore,
+  OverCap,
+  OverPending,
+  PendingCaps,
+  PendingIntent,
+  Subscription,
+  SubscriptionCaps,
+} from "./hub-store.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { optional, type Row, toIntent, toSubscription } from "./rows.ts";
 
@@ -19,7 +29,9 @@ export class SqliteHubStore implements HubStore {
     if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
     this.#db = new DatabaseSync(file);
     this.#db.exec(
-      "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+      // FULL: a commit survives a power loss, not only a crash (NORMAL may lose the last ones in WAL
+      // mode); the hub writes a few rows per request, so the extra fsync costs little.
+      "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
     );
     this.#migrate();
     this.#db.exec("UPDATE deliveries SET claim = NULL, claimed_until = NULL; UPDATE intents SET claimed_until = NULL");
@@ -198,7 +210,7 @@ export class SqliteHubStore implements HubStore {
 
   /** Whether one more subscription for this callback's host would exceed a cap, counting pending ones. */
   #overCap(callback: string, caps: SubscriptionCaps, countPending: boolean): OverCap | undefined {
-    const host = new URL(callback).host.toLowerCase();
+    const host = callbackHost(callback);
     const pending = (sql: string, ...params: string[]) => (countPending ? this.#count(sql, ...params) : 0);
     const forHost =
       this.#count("SELECT COUNT(*) AS n FROM subscriptions WHERE callback_host = ?", host) +
@@ -214,23 +226,43 @@ export class SqliteHubStore implements HubStore {
     return this.#sql("SELECT 1 FROM subscriptions WHERE topic = ? AND callback = ?").get(topic, callback) !== undefined;
   }
 
+  /** Whether one more pending verification from this client for this callback would exceed a cap. */
+  #overPending(client: string, host: string, caps: PendingCaps): OverPending | undefined {
+    if (this.#count("SELECT COUNT(*) AS n FROM intents WHERE client = ?", client) >= caps.perClient) {
+      return { overPending: "client" };
+    }
+    if (this.#count("SELECT COUNT(*) AS n FROM intents WHERE callback_host = ?", host) >= caps.perHost) {
+      return { overPending: "host" };
+    }
+    return this.#count("SELECT COUNT(*) AS n FROM intents") >= caps.total ? { overPending: "total" } : undefined;
+  }
+
   async addIntent(
     intent: Omit<PendingIntent, "id">,
-    options: { claimUntil: number; caps: SubscriptionCaps | undefined },
-  ): Promise<{ id: number } | OverCap> {
+    options: {
+      claimUntil: number;
+      client: string;
+      caps: SubscriptionCaps | undefined;
+      pending: PendingCaps | undefined;
+    },
+  ): Promise<{ id: number } | OverCap | OverPending> {
     return this.#transaction(() => {
+      const host = callbackHost(intent.callback);
+      const overPending = options.pending && this.#overPending(options.client, host, options.pending);
+      if (overPending) return overPending;
       if (intent.mode === "subscribe" && options.caps && !this.#isSubscribed(intent.topic, intent.callback)) {
         const over = this.#overCap(intent.callback, options.caps, true);
         if (over) return over;
       }
       const row = this.#sql(
-        `INSERT INTO intents (mode, topic, callback, callback_host, lease_seconds, secret, claimed_until)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        `INSERT INTO intents (mode, topic, callback, callback_host, client, lease_seconds, secret, claimed_until)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       ).get(
         intent.mode,
         intent.topic,
         intent.callback,
-        new URL(intent.callback).host.toLowerCase(),
+        host,
+        options.client,
         intent.leaseSeconds ?? null,
         intent.secret ?? null,
         options.claimUntil,
@@ -271,7 +303,7 @@ export class SqliteHubStore implements HubStore {
       ).run(
         intent.topic,
         intent.callback,
-        new URL(intent.callback).host.toLowerCase(),
+        callbackHost(intent.callback),
         intent.secret ?? null,
         intent.leaseSeconds ?? 0,
         expiresAt,
