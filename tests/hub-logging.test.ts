@@ -10,6 +10,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { blackHole } from "./support/black-hole.ts";
 import { HttpsSubscriber } from "./support/https-subscriber.ts";
 import { buildVariant, type HubEnv, startHubEnv, TOPICS } from "./support/hub-env.ts";
 
@@ -99,5 +100,45 @@ describe("the hub's log", () => {
     ]);
     expect(raw).not.toContain(SECRET);
     expect(raw).not.toContain(TOKEN);
+  });
+
+  it("logs every failed verification, both modes, with the callback host and the reason, never a secret, token or challenge", async () => {
+    const hole = await blackHole("127.0.0.2");
+    try {
+      await startLoggedEnv();
+      const wrong = sub.url(`/logged/wrong?token=${TOKEN}`);
+      sub.on("/logged/wrong", { GET: "wrong-echo" });
+      const failing = sub.url(`/logged/error?token=${TOKEN}`);
+      sub.on("/logged/error", { GET: "error" });
+      const silent = `https://127.0.0.2:${hole.port}/logged/silent?token=${TOKEN}`;
+      const closed = `https://127.0.0.1:1/logged/closed?token=${TOKEN}`;
+      for (const callback of [wrong, failing, silent, closed]) {
+        expect((await env.post(subscribeForm(callback))).status).toBe(202);
+      }
+      expect(
+        (await env.post({ "hub.mode": "unsubscribe", "hub.topic": TOPICS.reviews, "hub.callback": failing })).status,
+      ).toBe(202);
+      await env.hub.idle();
+      const failed = logged("websub verification failed");
+      const seen = failed.map((line) => `${line.mode} ${line.host}: ${line.reason}`).sort();
+      const host = (callback: string) => new URL(callback).host;
+      expect(seen).toEqual(
+        [
+          `subscribe ${host(wrong)}: the answer was not the challenge`,
+          `subscribe ${host(failing)}: callback answered 500`,
+          `unsubscribe ${host(failing)}: callback answered 500`,
+          `subscribe ${host(silent)}: no answer within the timeout`,
+          `subscribe ${host(closed)}: request failed (ECONNREFUSED)`,
+        ].sort(),
+      );
+      for (const line of failed) expect(line).toMatchObject({ level: 40, topic: TOPICS.reviews });
+      const challenges = sub.verifications("/logged/wrong").map((r) => r.query.get("hub.challenge") ?? "");
+      expect(challenges).toHaveLength(1);
+      expect(raw).not.toContain(challenges[0]);
+      expect(raw).not.toContain(SECRET);
+      expect(raw).not.toContain(TOKEN);
+    } finally {
+      await hole.close();
+    }
   });
 });

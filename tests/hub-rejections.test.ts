@@ -47,6 +47,40 @@ describe("rejected requests: 4xx in plain text, no outbound request", () => {
     expect(await env.store.countSubscriptions()).toBe(0);
   });
 
+  // Regression (issue 20): the URL parser drops CR, LF and tabs and encodes spaces, so such callbacks
+  // were accepted with 202 and verified at another URL than the one given.
+  it("refuses callbacks with characters a URL cannot contain as written, naming the character and where", async () => {
+    const outbound = countOutbound();
+    const requests = sub.requests.length;
+    const base = sub.url(fresh());
+    const cases: [string, string][] = [
+      [`${base}\r\nX-Injected: 1`, `contains a carriage return (CR) at position ${base.length + 1}`],
+      [`${base}\nx`, `contains a line feed (LF) at position ${base.length + 1}`],
+      [`${base}?a=b c`, `contains a space at position ${base.length + 5}`],
+      [` ${base}`, "contains a space at position 1"],
+      [`${base}\tx`, "contains the character U+0009"],
+      [`${base}?x=<script>`, 'contains "<" (U+003C)'],
+      [`${base}?q="a"`, 'contains """ (U+0022)'],
+      [`${base}/caf\u00e9`, 'contains "\u00e9" (U+00E9)'],
+      [`${base}?p=%zz`, `has a "%" at position ${base.length + 4} that is not followed by two hex digits`],
+    ];
+    for (const [callback, reason] of cases) {
+      const response = await env.post(subscribeForm(TOPICS.atom, callback));
+      expect(response.status, JSON.stringify(callback)).toBe(400);
+      expect(response.text).toContain(`hub.callback ${reason}`);
+      expectPlainText(response);
+    }
+    const unsubscribe = await env.post({
+      "hub.mode": "unsubscribe",
+      "hub.topic": TOPICS.atom,
+      "hub.callback": `${base}\r\n`,
+    });
+    expect(unsubscribe.status).toBe(400);
+    await env.hub.idle();
+    expect(outbound).not.toHaveBeenCalled();
+    expect(sub.requests.length).toBe(requests);
+  });
+
   it("refuses missing, empty, unknown and repeated fields", async () => {
     const outbound = countOutbound();
     const callback = sub.url(fresh());
@@ -144,6 +178,17 @@ describe("SSRF guard", () => {
     "https://2130706433/cb",
     "https://0x7f.1/cb",
     "https://100.64.0.1/cb",
+    // Issue 20: IPv4-compatible, NAT64, 6to4 and Teredo addresses carrying loopback, and other
+    // special-purpose IPv6 ranges.
+    "https://[::127.0.0.1]:8443/cb",
+    "https://[::7f00:1]/cb",
+    "https://[64:ff9b::127.0.0.1]/cb",
+    "https://[64:ff9b:1::808:808]/cb",
+    "https://[2002:7f00:1::1]/cb",
+    "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/cb",
+    "https://[100::1]/cb",
+    "https://[2001:db8::1]/cb",
+    "https://192.0.0.8/cb",
   ];
 
   it("refuses private, loopback and metadata IP literals with 400 before any request", async () => {
@@ -166,6 +211,9 @@ describe("SSRF guard", () => {
       "https://169.254.169.254/",
       "https://0.0.0.0/cb",
       "https://[fd00::1]/",
+      `https://[::127.0.0.1]:${sub.port}/cb`,
+      `https://[64:ff9b::7f00:1]:${sub.port}/cb`,
+      `https://[2002:7f00:1::1]:${sub.port}/cb`,
     ]) {
       const response = await env.post(subscribeForm(TOPICS.atom, callback));
       expect(response.status, callback).toBe(400);

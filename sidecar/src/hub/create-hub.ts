@@ -20,6 +20,7 @@ import { SqliteHubStore } from "./store/sqlite-store.ts";
 export function createHub(config: Config, bundles: BundleStore, logger: Logger, metrics?: Metrics, db?: Postgres) {
   const sqlite = db ? undefined : new SqliteHubStore(path.join(config.STATE_DIR, "hub.sqlite"));
   const store = db ? new PostgresHubStore(db) : (sqlite as SqliteHubStore);
+  if (sqlite) logger.info(sqlite.durability(), "websub hub store: SQLite");
   const client = new GuardedClient({
     policy: new AddressPolicy(config.HUB_ALLOWED_CIDRS),
     timeoutMs: config.HUB_TIMEOUT_MS,

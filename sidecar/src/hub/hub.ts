@@ -174,6 +174,10 @@ export class Hub {
     const host = new URL(intent.callback).host;
     try {
       if (!path) {
+        logger.warn(
+          { mode: intent.mode, topic: intent.topic, host, reason: "the topic is no longer served" },
+          "websub verification failed",
+        );
         await this.store.dropIntent(intent.id);
         return;
       }

@@ -325,6 +325,16 @@ export class SqliteHubStore implements HubStore {
         );
   }
 
+  /** The durability settings in effect on this store's connection (logged at start, checked by tests). */
+  durability(): { journalMode: string; synchronous: string } {
+    const journal = this.#db.prepare("PRAGMA journal_mode").get() as Row;
+    const synchronous = Number((this.#db.prepare("PRAGMA synchronous").get() as Row).synchronous);
+    return {
+      journalMode: String(journal.journal_mode),
+      synchronous: ["OFF", "NORMAL", "FULL", "EXTRA"][synchronous] ?? String(synchronous),
+    };
+  }
+
   /** One process: nobody else records work. */
   onWork(): void {}
 

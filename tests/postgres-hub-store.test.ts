@@ -1,0 +1,65 @@
+/**
+ * The hub's PostgreSQL store, as the SQLite one (tests/sqlite-hub-store.test.ts): the migration that
+ * re-keys callback hosts of earlier versions (stored as host:port) by host alone. Needs the test
+ * server (TEST_DATABASE_URL); the hub's other behaviour runs on it in the vitest project hub-postgres.
+ */
+import pg from "pg";
+import { pino } from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { POSTGRES_MIGRATIONS } from "../sidecar/src/database/migrations.ts";
+import { Postgres } from "../sidecar/src/database/postgres.ts";
+import { PostgresHubStore } from "../sidecar/src/hub/store/postgres-store.ts";
+import { databaseUrlFor, dropSchema, hasDatabase } from "./support/test-database.ts";
+
+const KEY = `postgres-hub-store-${process.pid}`;
+afterAll(() => dropSchema(KEY));
+
+describe.runIf(hasDatabase)("the hub's PostgreSQL store", () => {
+  it("re-keys callback hosts stored as host:port by host alone when it migrates an earlier version's schema", async () => {
+    const url = await databaseUrlFor(KEY);
+    const earlier = new pg.Client({ connectionString: url });
+    await earlier.connect();
+    try {
+      await earlier.query("CREATE TABLE sidecar_schema_migrations (version INTEGER PRIMARY KEY)");
+      await earlier.query(POSTGRES_MIGRATIONS[0] ?? "");
+      await earlier.query("INSERT INTO sidecar_schema_migrations (version) VALUES (1)");
+      for (const [callback, host] of [
+        ["https://a.example:8443/1", "a.example:8443"],
+        ["https://a.example:9443/2", "a.example:9443"],
+        ["https://a.example/3", "a.example"],
+        ["https://[2001:db8::1]:8443/4", "[2001:db8::1]:8443"],
+      ]) {
+        await earlier.query(
+          "INSERT INTO hub_subscriptions (topic, callback, callback_host, lease_seconds, expires_at) VALUES ('t', $1, $2, 1, 9000000000000)",
+          [callback, host],
+        );
+      }
+      await earlier.query(
+        "INSERT INTO hub_intents (mode, topic, callback, callback_host) VALUES ('unsubscribe', 't', 'https://b.example:1/x', 'b.example:1')",
+      );
+    } finally {
+      await earlier.end();
+    }
+
+    const db = await Postgres.connect(url, pino({ level: "silent" }));
+    try {
+      const store = new PostgresHubStore(db);
+      expect(await store.countSubscriptions({ callbackHost: "a.example" })).toBe(3);
+      expect(await store.countSubscriptions({ callbackHost: "[2001:db8::1]" })).toBe(1);
+      expect(await store.countSubscriptions({ callbackHost: "a.example:8443" })).toBe(0);
+      const pending = await store.addIntent(
+        {
+          mode: "unsubscribe",
+          topic: "t",
+          callback: "https://b.example:2/y",
+          leaseSeconds: undefined,
+          secret: undefined,
+        },
+        { claimUntil: 0, client: "192.0.2.1", caps: undefined, pending: { perClient: 10, perHost: 1, total: 10 } },
+      );
+      expect(pending).toEqual({ overPending: "host" });
+    } finally {
+      await db.close();
+    }
+  });
+});
