@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { callbackHost } from "../../../../src/hub/callback-url.ts";
+import { Batch } from "../../database/batch.ts";
 import type {
   ClaimedDelivery,
   HubStore,
@@ -159,17 +160,29 @@ export class SqliteHubStore implements HubStore {
     });
   }
 
-  async deliverySucceeded(d: ClaimedDelivery, sentSha: string): Promise<void> {
-    this.#transaction(() => {
-      this.#sql("UPDATE subscriptions SET failures = 0 WHERE topic = ? AND callback = ?").run(d.topic, d.callback);
-      const done = this.#sql("DELETE FROM deliveries WHERE topic = ? AND callback = ? AND sha256 = ?").run(
-        d.topic,
-        d.callback,
-        sentSha,
-      );
-      if (Number(done.changes) === 0) this.#release(d);
-    });
+  deliverySucceeded(d: ClaimedDelivery, sentSha: string): Promise<void> {
+    return this.#successes.add({ delivery: d, sentSha });
   }
+
+  /**
+   * Successes recorded together, as in the PostgreSQL store: one transaction, so one fsync under
+   * synchronous=FULL, for all that finished within a few milliseconds (bench:hub's fan-out to 1,000
+   * subscribers took 9.7 s instead of 5.8 s with a commit per delivery). Each resets the count and
+   * completes the delivery if still for what was sent, or else gives it back for the newer content.
+   */
+  readonly #successes = new Batch<{ delivery: ClaimedDelivery; sentSha: string }>(async (items) => {
+    this.#transaction(() => {
+      for (const { delivery: d, sentSha } of items) {
+        this.#sql("UPDATE subscriptions SET failures = 0 WHERE topic = ? AND callback = ?").run(d.topic, d.callback);
+        const done = this.#sql("DELETE FROM deliveries WHERE topic = ? AND callback = ? AND sha256 = ?").run(
+          d.topic,
+          d.callback,
+          sentSha,
+        );
+        if (Number(done.changes) === 0) this.#release(d);
+      }
+    });
+  });
 
   #release(d: ClaimedDelivery, dueAt?: number): void {
     this.#sql(
