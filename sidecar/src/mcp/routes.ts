@@ -13,6 +13,7 @@ import type { Metrics } from "../metrics/metrics.ts";
 import { mcpCors } from "./cors.ts";
 import { jsonRpcError } from "./json-rpc.ts";
 import { type LegacyMcp, legacyMcp } from "./legacy-sessions.ts";
+import { paramsProblem } from "./request-params.ts";
 import { buildMcpServer, type McpContext } from "./server.ts";
 import type { SessionTokens } from "./session-tokens.ts";
 
@@ -154,6 +155,11 @@ export function mcpRoutes(options: McpRouteOptions): Router {
     if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
       const message = `Invalid params: JSON nested more than ${MAX_JSON_DEPTH} levels deep`;
       res.status(400).json(jsonRpcError(Array.isArray(body) ? null : requestId(body), -32602, message));
+      return;
+    }
+    const problem = Array.isArray(body) ? undefined : paramsProblem(body);
+    if (problem !== undefined) {
+      res.status(200).json(jsonRpcError(requestId(body), -32602, problem));
       return;
     }
     try {
