@@ -20,7 +20,9 @@ const servers: Server[] = [];
 
 /** The shared build served with these settings (closed after the file's tests). */
 async function serve(config: Record<string, unknown> = {}): Promise<Server> {
-  const server = await listen(createApp({ config: { SITE_URL: SITE, SERVE_STATIC: true, ...config }, store, logger: silent }));
+  const server = await listen(
+    createApp({ config: { SITE_URL: SITE, SERVE_STATIC: true, ...config }, store, logger: silent }),
+  );
   servers.push(server);
   return server;
 }

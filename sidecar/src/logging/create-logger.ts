@@ -43,10 +43,7 @@ export const underCi = (value: string | undefined) =>
  * every line (redact.ts). JSON: synchronous (a line is never lost in a crash),
  * lines joined per event-loop turn and written on exit. Pretty: pino-pretty as a synchronous stream.
  */
-export function createLogger(
-  output: LogOutput,
-  destination?: LineSink,
-): Logger {
+export function createLogger(output: LogOutput, destination?: LineSink): Logger {
   const options = { level: output.level, redact: { paths: LOG_REDACT_PATHS } };
   if (output.format === "pretty") {
     const pretty = require("pino-pretty") as typeof PinoPretty;
