@@ -18,6 +18,7 @@ import { reviewRoutes } from "./routes/reviews.ts";
 import { serveBundle } from "./static/serve-bundle.ts";
 
 export interface AppDeps {
+  /** The process configuration; READ_RATE_LIMIT_PER_MINUTE absent: no read limit (main.ts passes the configured one). */
   config: Pick<Config, "SITE_URL" | "SERVE_STATIC"> &
     Partial<
       Pick<
@@ -66,7 +67,7 @@ export function createApp(deps: AppDeps): Express {
   // The read API comes before compression: its answers are compressed once each and kept (see
   // send-answer.ts), and every middleware before it costs each request.
   // One budget per client across the read API's routes and the static documents.
-  const readLimit = readRateLimit(deps.config.READ_RATE_LIMIT_PER_MINUTE ?? 1_200);
+  const readLimit = readRateLimit(deps.config.READ_RATE_LIMIT_PER_MINUTE ?? 0);
   if (readLimit) app.use("/api/reviews", readLimit);
   app.use(reviewRoutes(deps.store));
   app.use(compression({ threshold: 1024 }));
