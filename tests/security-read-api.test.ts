@@ -170,3 +170,23 @@ describe("configuration of the limits", () => {
     expect(parseConfig({ TRUST_PROXY: "10.0.0.0/8, loopback" }).TRUST_PROXY).toEqual(["10.0.0.0/8", "loopback"]);
   });
 });
+
+describe("the read API's answer caches (finding 1, on HTTP)", () => {
+  it("keep no answer to a padded request target, and count the targets they keep", async () => {
+    const server = await serve();
+    const technician = store.current.index.business.technicians[0]?.name ?? "";
+    // Valid, and 8 KB long: spaces around a name are trimmed.
+    const padded = `/api/reviews/search?mentions_technician=${"%20".repeat(2_700)}${encodeURIComponent(technician)}`;
+    for (let i = 0; i < 3; i++) expect((await fetch(`${server.base}${padded}`)).status).toBe(200);
+    const { answers, askedOnce } = store.current;
+    expect(answers.has(padded) || askedOnce.has(padded)).toBe(false);
+    const short = "/api/reviews/search?limit=2&sort=oldest";
+    for (let i = 0; i < 2; i++) expect((await fetch(`${server.base}${short}`)).status).toBe(200);
+    const kept = answers.get(short);
+    expect(kept).toBeDefined();
+    if (!kept) return;
+    expect(answers.sizeCalculation?.(kept, short)).toBe(
+      short.length + kept.body.length + (kept.gzip?.length ?? 0) + 512,
+    );
+  });
+});
