@@ -190,3 +190,13 @@ describe("the read API's answer caches (finding 1, on HTTP)", () => {
     );
   });
 });
+
+describe("unknown values in errors (finding 3)", () => {
+  it("echo a long technician name clipped, without comparing it to every known name", async () => {
+    const server = await serve();
+    const response = await fetch(`${server.base}/api/reviews/search?mentions_technician=${"z".repeat(6_000)}`);
+    const body = ErrorResponseSchema.parse(await response.json());
+    expect(body.issues?.[0]).toMatchObject({ path: "mentions_technician", code: "unknown_value" });
+    expect(body.issues?.[0]?.message).toMatch(/^"z{59}…" is not known; valid values: /);
+  });
+});

@@ -1,8 +1,13 @@
 import { MAX_LISTED_ISSUES, type ValidationIssue } from "../schemas/errors.ts";
 
-/** Paths and messages echo what a client sent (an unknown parameter's name): kept short in answers. */
-const MAX_ISSUE_TEXT = 120;
-const clip = (text: string) => (text.length > MAX_ISSUE_TEXT ? `${text.slice(0, MAX_ISSUE_TEXT - 1)}…` : text);
+/**
+ * A path can be what a client sent (an unknown parameter's name): kept short in answers. Messages
+ * echo client values only clipped where they are made; their bound is a backstop that keeps the lists
+ * of valid values they name.
+ */
+const MAX_PATH = 120;
+const MAX_MESSAGE = 2_000;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /**
  * A request the read services cannot answer because of its parameters. It carries the first
@@ -18,7 +23,11 @@ export class InvalidRequestError extends Error {
   constructor(issues: readonly ValidationIssue[], unlisted = 0) {
     const listed = issues
       .slice(0, MAX_LISTED_ISSUES)
-      .map((issue) => ({ path: clip(issue.path), code: issue.code, message: clip(issue.message) }));
+      .map((issue) => ({
+        path: clip(issue.path, MAX_PATH),
+        code: issue.code,
+        message: clip(issue.message, MAX_MESSAGE),
+      }));
     const more = unlisted + Math.max(0, issues.length - listed.length);
     const text = listed.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
     super(more > 0 ? `${text}; and ${more} more` : text);
