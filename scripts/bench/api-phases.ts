@@ -50,6 +50,8 @@ const sidecarEnv = (work: string, distDir: string): Record<string, string> => ({
   SITE_URL,
   // As in production: an access-log line per request.
   LOG_LEVEL: "info",
+  // The load comes from one address: the per-client read limit would measure itself.
+  READ_RATE_LIMIT_PER_MINUTE: "0",
   // As deployed: the container sidecar serves the API, a CDN serves the pages.
   SERVE_STATIC: "false",
   STATE_DIR: path.join(work, "api-state"),

@@ -150,6 +150,7 @@ async function runOnce(
       DIST_DIR: distDir,
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: "warn",
+      READ_RATE_LIMIT_PER_MINUTE: "0",
       RELOAD_INTERVAL_MS: "0",
       HUB_ALLOWED_CIDRS: "127.0.0.0/8",
       HUB_EXTRA_CA_FILE: cert.certFile,

@@ -142,6 +142,7 @@ export async function runOnce(
         DIST_DIR: distDir,
         STATE_DIR: stateDir,
         LOG_LEVEL: "warn",
+        READ_RATE_LIMIT_PER_MINUTE: "0",
         RELOAD_INTERVAL_MS: "0",
         HUB_ALLOWED_CIDRS: "127.0.0.0/8",
         HUB_EXTRA_CA_FILE: cert.certFile,

@@ -58,6 +58,7 @@ export function startSidecar(): Promise<Sidecar> {
       DIST_DIR: dist,
       SITE_URL,
       LOG_LEVEL: "info",
+      READ_RATE_LIMIT_PER_MINUTE: "0",
       MCP_SESSION_SECRET: "bench-mcp-fixed-secret-0123456789abcdef",
       MCP_RATE_LIMIT_PER_MINUTE: "1000000000",
     },

@@ -7,6 +7,7 @@ import type { BundleStore } from "./bundle/bundle-store.ts";
 import { errorHandler, unmatchedRoute } from "./http/error-handler.ts";
 import { lazyRoutes } from "./http/lazy-routes.ts";
 import { limitBodySize } from "./http/limits.ts";
+import { readRateLimit } from "./http/read-rate-limit.ts";
 import { type HubRouteOptions, hubRoutes } from "./hub/routes.ts";
 import { recordRequests } from "./logging/access-log.ts";
 import { SessionTokens } from "./mcp/session-tokens.ts";
@@ -17,8 +18,21 @@ import { reviewRoutes } from "./routes/reviews.ts";
 import { serveBundle } from "./static/serve-bundle.ts";
 
 export interface AppDeps {
+  /** The process configuration; READ_RATE_LIMIT_PER_MINUTE absent: no read limit (main.ts passes the configured one). */
   config: Pick<Config, "SITE_URL" | "SERVE_STATIC"> &
-    Partial<Pick<Config, "MCP_RATE_LIMIT_PER_MINUTE" | "MCP_MAX_SUBSCRIPTIONS" | "METRICS_TOKEN">>;
+    Partial<
+      Pick<
+        Config,
+        | "MCP_RATE_LIMIT_PER_MINUTE"
+        | "MCP_MAX_SUBSCRIPTIONS"
+        | "METRICS_TOKEN"
+        | "READ_RATE_LIMIT_PER_MINUTE"
+        | "TRUST_PROXY"
+        | "HTTP_REQUEST_TIMEOUT_MS"
+        | "HTTP_HEADERS_TIMEOUT_MS"
+        | "HTTP_KEEP_ALIVE_TIMEOUT_MS"
+      >
+    >;
   /** The current build; the store swaps in a new one without a restart. */
   store: BundleStore;
   logger: Logger;
@@ -45,11 +59,16 @@ export function createApp(deps: AppDeps): Express {
   const metrics = deps.metrics ?? createMetrics();
   app.disable("x-powered-by");
   app.set("etag", false);
+  // Client addresses (rate limits) come from X-Forwarded-For only behind proxies configured as trusted.
+  app.set("trust proxy", deps.config.TRUST_PROXY ?? false);
   app.use(recordRequests(deps.logger, metrics));
   // The MCP endpoint and the hub read their own bodies (with their own limits and error formats).
   app.use(limitBodySize(MAX_BODY_BYTES, ["/mcp", "/api/websub/hub"]));
   // The read API comes before compression: its answers are compressed once each and kept (see
   // send-answer.ts), and every middleware before it costs each request.
+  // One budget per client across the read API's routes and the static documents.
+  const readLimit = readRateLimit(deps.config.READ_RATE_LIMIT_PER_MINUTE ?? 0);
+  if (readLimit) app.use("/api/reviews", readLimit);
   app.use(reviewRoutes(deps.store));
   app.use(compression({ threshold: 1024 }));
   app.use(healthRoutes(deps.store, deps.readiness, deps.readinessDetails));
@@ -69,7 +88,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(mcp.handler);
   if (deps.hub) app.use(hubRoutes({ ...deps.hub, bundles: deps.store }));
-  if (deps.config.SERVE_STATIC) app.use(serveBundle(deps.store, urls));
+  if (deps.config.SERVE_STATIC) app.use(serveBundle(deps.store, urls, readLimit));
   app.use(unmatchedRoute);
   app.use(errorHandler(deps.logger));
   return app;

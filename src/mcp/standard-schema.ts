@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { ValidationIssue } from "../schemas/errors.ts";
 import { InvalidRequestError } from "../search/errors.ts";
 import { toIssues } from "../search/search-reviews.ts";
 import { toolJsonSchema } from "./json-schema.ts";
@@ -42,20 +41,23 @@ export function toolSchema<T extends z.ZodType>(
       vendor: "riverbend-reviews",
       validate(value) {
         if (options.trusted) return { value: value as z.output<T> };
-        let issues: ValidationIssue[];
+        let invalid: InvalidRequestError;
         if (parse) {
           try {
             return { value: parse(value) as z.output<T> };
           } catch (error) {
             if (!(error instanceof InvalidRequestError)) throw error;
-            issues = error.issues;
+            invalid = error;
           }
         } else {
           const result = schema.safeParse(value);
           if (result.success) return { value: result.data };
-          issues = toIssues(result.error.issues);
+          invalid = new InvalidRequestError(toIssues(result.error.issues));
         }
-        return { issues: issues.map((issue) => ({ message: issue.message, path: issue.path.split(".") })) };
+        // The listed problems (bounded, as in HTTP answers) and one line counting the rest.
+        const issues = invalid.issues.map((issue) => ({ message: issue.message, path: issue.path.split(".") }));
+        if (invalid.unlisted > 0) issues.push({ message: `and ${invalid.unlisted} more problems`, path: [] });
+        return { issues };
       },
       jsonSchema: {
         input: () => {

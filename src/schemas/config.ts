@@ -13,6 +13,29 @@ const seconds = wholeNumber("seconds", 1);
 const milliseconds = wholeNumber("milliseconds", 1);
 const count = wholeNumber("items", 1);
 
+/** Node's HTTP server timeouts (see README "Security"): a slow client cannot hold a connection for long. */
+export const HTTP_TIMEOUT_DEFAULTS = { request: 30_000, headers: 10_000, keepAlive: 5_000 } as const;
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+/** TRUST_PROXY: off (""), a number of proxy hops, or the proxies' addresses (Express's `trust proxy`). */
+const TrustProxySchema = z
+  .string()
+  .default("")
+  .transform((value, context): false | number | string[] => {
+    if (value.trim() === "") return false;
+    if (/^\d+$/.test(value.trim())) return Number(value.trim());
+    const entries = value.split(",").map((entry) => entry.trim());
+    for (const entry of entries) {
+      if (!PROXY_NAMES.has(entry) && !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)) {
+        context.addIssue({
+          code: "custom",
+          message: `must be a number of proxy hops, or a comma-separated list of proxy addresses, CIDRs or loopback, linklocal, uniquelocal; "${entry}" is none`,
+        });
+      }
+    }
+    return entries;
+  });
+
 /**
  * Process configuration, read once from the environment at start-up. Keys are the environment
  * variable names so that an error can name the variable to fix.
@@ -131,6 +154,25 @@ export const ConfigSchema = z
       .int({ error: "must be a whole number of requests, at least 1" })
       .min(1, { error: "must be a whole number of requests, at least 1" })
       .default(600),
+    READ_RATE_LIMIT_PER_MINUTE: z.coerce
+      .number({ error: "must be a whole number of requests, 0 to disable" })
+      .int({ error: "must be a whole number of requests, 0 to disable" })
+      .min(0, { error: "must be a whole number of requests, 0 to disable" })
+      .default(1_200)
+      .meta({ description: "Read API requests (search, since, static documents) per minute per client; 0: no limit." }),
+    TRUST_PROXY: TrustProxySchema.meta({
+      description:
+        "Proxies in front of the sidecar whose X-Forwarded-For names the client (rate limits key on it); empty: none.",
+    }),
+    HTTP_REQUEST_TIMEOUT_MS: milliseconds
+      .default(HTTP_TIMEOUT_DEFAULTS.request)
+      .meta({ description: "Time a client has to send a whole request (headers and body)." }),
+    HTTP_HEADERS_TIMEOUT_MS: milliseconds
+      .default(HTTP_TIMEOUT_DEFAULTS.headers)
+      .meta({ description: "Time a client has to send a request's headers." }),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds
+      .default(HTTP_TIMEOUT_DEFAULTS.keepAlive)
+      .meta({ description: "How long an idle keep-alive connection stays open." }),
     MCP_MAX_SUBSCRIPTIONS: count
       .default(256)
       .meta({ description: "Open MCP subscriptions/listen streams at most; further ones are refused." }),
@@ -150,6 +192,13 @@ export const ConfigSchema = z
       .meta({ description: "On SIGTERM, how long in-flight requests and deliveries may take before being cut." }),
   })
   .superRefine((config, context) => {
+    if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) {
+      context.addIssue({
+        code: "custom",
+        path: ["HTTP_HEADERS_TIMEOUT_MS"],
+        message: `must not exceed HTTP_REQUEST_TIMEOUT_MS (${config.HTTP_REQUEST_TIMEOUT_MS})`,
+      });
+    }
     const { HUB_LEASE_MIN_SECONDS: min, HUB_LEASE_DEFAULT_SECONDS: lease, HUB_LEASE_MAX_SECONDS: max } = config;
     if (!(min <= lease && lease <= max)) {
       context.addIssue({

@@ -1,5 +1,8 @@
 import { z } from "zod";
 
+/** Error answers list at most this many problems and count the rest (an answer stays small whatever is sent). */
+export const MAX_LISTED_ISSUES = 10;
+
 export const ValidationIssueSchema = z
   .strictObject({
     path: z.string().meta({ description: "The parameter or field at fault, e.g. limit." }),
@@ -13,7 +16,16 @@ export const ErrorResponseSchema = z
   .strictObject({
     error: z.string().meta({ description: "Error code, e.g. invalid_request, not_found, method_not_allowed." }),
     message: z.string(),
-    issues: z.array(ValidationIssueSchema).optional().meta({ description: "One entry per problem (400 only)." }),
+    issues: z
+      .array(ValidationIssueSchema)
+      .max(MAX_LISTED_ISSUES)
+      .optional()
+      .meta({ description: `One entry per problem, the first ${MAX_LISTED_ISSUES} (400 only).` }),
+    more_issues: z
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: "How many further problems were found but are not listed." }),
   })
   .meta({ id: "ErrorResponse", description: "Every error the service returns has this shape." });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;

@@ -14,12 +14,16 @@ function unknownValue(
   near: string | undefined,
 ): ValidationIssue {
   const suggestion = near ? `did you mean "${near}"? ` : "";
+  const shown = given.length > 60 ? `${given.slice(0, 59)}…` : given;
   return {
     path,
     code: "unknown_value",
-    message: `"${given}" is not known; ${suggestion}valid values: ${valid.join(", ")}`,
+    message: `"${shown}" is not known; ${suggestion}valid values: ${valid.join(", ")}`,
   };
 }
+
+/** The known key nearest to a given one; none for a long one, which is no typo (and costs its length per key). */
+const nearest = (key: string, known: readonly string[]) => (key.length > 60 ? undefined : closest(key, known));
 
 /** The display names a technician key (id, display name or first name, any case) may mean. */
 export function resolveTechnician(index: SearchIndex, given: string): readonly string[] | ValidationIssue {
@@ -27,7 +31,7 @@ export function resolveTechnician(index: SearchIndex, given: string): readonly s
   const names = index.technicianKeys.get(key);
   if (names) return names;
   const valid = index.business.technicians.map((t) => t.name);
-  const near = closest(key, [...index.technicianKeys.keys()]);
+  const near = nearest(key, [...index.technicianKeys.keys()]);
   const named = near === undefined ? undefined : index.technicianKeys.get(near)?.[0];
   return unknownValue("mentions_technician", given, valid, named);
 }
@@ -39,5 +43,5 @@ export function resolveService(index: SearchIndex, given: string): string | Vali
     ...new Set([...index.business.services.map((s) => s.id.toLowerCase()), ...index.facets.service.keys()]),
   ];
   if (valid.includes(id)) return id;
-  return unknownValue("mentions_service", given, valid, closest(id, valid));
+  return unknownValue("mentions_service", given, valid, nearest(id, valid));
 }

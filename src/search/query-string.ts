@@ -4,6 +4,8 @@ import { InvalidRequestError } from "./errors.ts";
 
 const NUMERIC = new Set(["rating", "min_rating", "limit"]);
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+/** Parameters read from one query string; the rest are refused unread (each costs a lookup and a suggestion). */
+export const MAX_QUERY_PARAMETERS = 32;
 
 /** One `name=value` of a raw query string, percent-decoded ("+" is a space); undefined if malformed. */
 function decodePart(part: string): string | undefined {
@@ -26,7 +28,16 @@ export function decodeQuery(
   const args: Record<string, unknown> = {};
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const part of raw.split("&")) {
+  const parts = raw.split("&", MAX_QUERY_PARAMETERS + 1);
+  if (parts.length > MAX_QUERY_PARAMETERS) {
+    parts.length = MAX_QUERY_PARAMETERS;
+    issues.push({
+      path: "(query string)",
+      code: "too_many_parameters",
+      message: `has more than ${MAX_QUERY_PARAMETERS} parameters; the rest were not read`,
+    });
+  }
+  for (const part of parts) {
     if (part === "") continue;
     const equals = part.indexOf("=");
     const name = decodePart(equals < 0 ? part : part.slice(0, equals));
@@ -42,7 +53,8 @@ export function decodeQuery(
     if (!known.includes(name)) {
       if (seen.has(name)) continue;
       seen.add(name);
-      const suggestion = name ? closest(name, known) : undefined;
+      // A long name is no typo of a short one, and comparing it would cost its length times each name's.
+      const suggestion = name && name.length <= 40 ? closest(name, known) : undefined;
       issues.push({
         path: name || "(empty name)",
         code: "unrecognized",
@@ -77,6 +89,7 @@ export function prepareFromQuery<T>(
   extra = {},
 ): T {
   const { args, issues } = decodeQuery(raw, known);
+  let unlisted = 0;
   try {
     const prepared = prepare({ ...args, ...extra });
     if (issues.length === 0) return prepared;
@@ -84,6 +97,7 @@ export function prepareFromQuery<T>(
     if (!(error instanceof InvalidRequestError)) throw error;
     const reported = new Set(issues.map((issue) => issue.path));
     issues.push(...error.issues.filter((issue) => !reported.has(issue.path)));
+    unlisted = error.unlisted;
   }
-  throw new InvalidRequestError(issues);
+  throw new InvalidRequestError(issues, unlisted);
 }

@@ -1,5 +1,5 @@
-import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
+import { RevokedIds } from "../mcp/revoked-ids.ts";
 import type { SessionRevocations } from "../mcp/session-tokens.ts";
 import type { Postgres } from "./postgres.ts";
 
@@ -15,7 +15,7 @@ export class PostgresSessionRevocations implements SessionRevocations {
   readonly #db: Postgres;
   readonly #logger: Logger;
   readonly #now: () => number;
-  readonly #ids = new LRUCache<string, true>({ max: 100_000 });
+  readonly #ids = new RevokedIds(100_000);
   readonly #unsaved = new Map<string, number>();
 
   private constructor(db: Postgres, logger: Logger, now: () => number) {
@@ -36,8 +36,7 @@ export class PostgresSessionRevocations implements SessionRevocations {
   }
 
   #remember(id: string, expiresAt: number): void {
-    const ttl = expiresAt - this.#now();
-    if (ttl > 0) this.#ids.set(id, true, { ttl });
+    this.#ids.add(id, expiresAt, this.#now());
   }
 
   async #catchUp(): Promise<void> {

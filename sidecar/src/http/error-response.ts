@@ -24,9 +24,11 @@ export function errorAnswer(error: unknown): ErrorAnswer {
     return { status: error.status, headers: error.options.headers ?? {}, body };
   }
   if (error instanceof InvalidRequestError) {
-    const count = error.issues.length === 1 ? "1 problem" : `${error.issues.length} problems`;
+    const count = error.total === 1 ? "1 problem" : `${error.total} problems`;
     const message = `Invalid parameters (${count}): ${error.message}`;
-    return { status: 400, headers: {}, body: { error: "invalid_request", message, issues: error.issues } };
+    const body: ErrorResponse = { error: "invalid_request", message, issues: error.issues };
+    if (error.unlisted > 0) body.more_issues = error.unlisted;
+    return { status: 400, headers: {}, body };
   }
   if (isClientError(error)) {
     const message = error.expose ? error.message : "The request could not be read.";

@@ -19,8 +19,7 @@ export function lazyRoutes(prefix: string, load: () => Promise<RequestHandler>) 
       routes(req, res, next);
       return;
     }
-    const path = req.path.toLowerCase();
-    if (path !== prefix && !path.startsWith(`${prefix}/`)) {
+    if (req.path !== prefix && !req.path.startsWith(`${prefix}/`)) {
       next();
       return;
     }

@@ -3,6 +3,8 @@ import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import { callbackHost } from "../../../src/hub/callback-url.ts";
 import { HubRequestError, parseHubRequest } from "../../../src/hub/hub-request.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
+import { EXACT_ROUTING } from "../http/routing.ts";
+import { sameSecret } from "../http/same-secret.ts";
 import type { Hub } from "./hub.ts";
 import { StoreUnavailableError } from "./store/hub-store.ts";
 
@@ -37,7 +39,7 @@ const tooMany =
 /** POST /api/websub/hub: subscribe, unsubscribe and publish, answered in plain text. */
 export function hubRoutes(options: HubRouteOptions): Router {
   const { hub } = options;
-  const router = Router();
+  const router = Router(EXACT_ROUTING);
   const path = "/api/websub/hub";
   const limits = {
     windowMs: 60_000,
@@ -76,7 +78,7 @@ export function hubRoutes(options: HubRouteOptions): Router {
     }
     const request = parseHubRequest(new URLSearchParams(req.body), hub.topics, hub.lease);
     if (request.mode === "publish") {
-      if (options.publishToken && req.headers.authorization !== `Bearer ${options.publishToken}`) {
+      if (options.publishToken && !sameSecret(req.headers.authorization ?? "", `Bearer ${options.publishToken}`)) {
         throw new HubRequestError(401, "Publishing needs the bearer token configured as HUB_PUBLISH_TOKEN.");
       }
       // Loading the build lets the hub's swap listener record changes itself, so the reply compares

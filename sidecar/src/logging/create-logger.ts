@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import { type Level, type Logger, pino } from "pino";
 import type PinoPretty from "pino-pretty";
-import { LineBatcher } from "./line-batcher.ts";
+import { LineBatcher, type LineSink } from "./line-batcher.ts";
+import { LOG_REDACT_PATHS } from "./redact.ts";
 
 // pino-pretty is loaded only for a terminal: the container's start-up (a target) never pays for it.
 const require = createRequire(import.meta.url);
@@ -38,10 +39,12 @@ export const underCi = (value: string | undefined) =>
   value !== undefined && value !== "" && value !== "false" && value !== "0";
 
 /**
- * The process's logger on standard output. JSON: synchronous (a line is never lost in a crash),
+ * The process's logger on standard output (tests: `destination`), with credentials redacted from
+ * every line (redact.ts). JSON: synchronous (a line is never lost in a crash),
  * lines joined per event-loop turn and written on exit. Pretty: pino-pretty as a synchronous stream.
  */
-export function createLogger(output: LogOutput): Logger {
+export function createLogger(output: LogOutput, destination?: LineSink): Logger {
+  const options = { level: output.level, redact: { paths: LOG_REDACT_PATHS } };
   if (output.format === "pretty") {
     const pretty = require("pino-pretty") as typeof PinoPretty;
     const stream = pretty({
@@ -51,9 +54,9 @@ export function createLogger(output: LogOutput): Logger {
       translateTime: "SYS:HH:MM:ss",
       ignore: "pid,hostname",
     });
-    return pino({ level: output.level }, stream);
+    return pino(options, stream);
   }
-  const lines = new LineBatcher(pino.destination({ sync: true }));
+  const lines = new LineBatcher(destination ?? pino.destination({ sync: true }));
   process.once("exit", () => lines.flushSync());
-  return pino({ level: output.level }, lines);
+  return pino(options, lines);
 }

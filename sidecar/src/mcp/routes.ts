@@ -7,10 +7,13 @@ import { PUBLISHED_DOCUMENTS } from "../../../src/mcp/protocol.ts";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { type LoadedBundle, readDocument } from "../bundle/loaded-bundle.ts";
+import { nestsDeeperThan } from "../http/json-depth.ts";
+import { EXACT_ROUTING } from "../http/routing.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import { mcpCors } from "./cors.ts";
 import { jsonRpcError } from "./json-rpc.ts";
 import { type LegacyMcp, legacyMcp } from "./legacy-sessions.ts";
+import { paramsProblem } from "./request-params.ts";
 import { buildMcpServer, type McpContext } from "./server.ts";
 import type { SessionTokens } from "./session-tokens.ts";
 
@@ -54,6 +57,15 @@ function makeContext(loaded: LoadedBundle, urls: SiteUrls): McpContext {
   };
 }
 
+/** JSON-RPC messages nest far less; deeper bodies are refused before anything walks them. */
+export const MAX_JSON_DEPTH = 32;
+
+/** The id of a JSON-RPC request, when it has a valid one (for answering it). */
+const requestId = (body: unknown): string | number | null => {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+};
+
 /** The published documents whose bytes differ between two builds, as resource URIs. */
 function changedDocuments(before: LoadedBundle, after: LoadedBundle, urls: SiteUrls): string[] {
   return PUBLISHED_DOCUMENTS.filter(
@@ -84,7 +96,7 @@ function isLegacy(req: express.Request, body: unknown): boolean {
  */
 export function mcpRoutes(options: McpRouteOptions): Router {
   const { store, urls } = options;
-  const router = Router();
+  const router = Router(EXACT_ROUTING);
   const modern = createMcpHandler(() => buildMcpServer(mcpContext(store.current, urls), "modern"), {
     legacy: "reject",
     maxSubscriptions: options.maxSubscriptions,
@@ -138,6 +150,16 @@ export function mcpRoutes(options: McpRouteOptions): Router {
       body = JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "");
     } catch (error) {
       res.status(400).json(jsonRpcError(null, -32700, `Parse error: ${(error as Error).message}`));
+      return;
+    }
+    if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+      const message = `Invalid params: JSON nested more than ${MAX_JSON_DEPTH} levels deep`;
+      res.status(400).json(jsonRpcError(Array.isArray(body) ? null : requestId(body), -32602, message));
+      return;
+    }
+    const problem = Array.isArray(body) ? undefined : paramsProblem(body);
+    if (problem !== undefined) {
+      res.status(200).json(jsonRpcError(requestId(body), -32602, problem));
       return;
     }
     try {

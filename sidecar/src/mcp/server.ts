@@ -56,24 +56,44 @@ function summarizeArgs(business: Business) {
   });
 }
 
-/** A tool's result; invalid arguments the tool itself finds (a cursor, an unknown id) are `isError` results. */
+/**
+ * A tool's result; invalid arguments the tool itself finds (a cursor, an unknown id) are `isError`
+ * results. Results are kept per build under the tool's name and its validated arguments as JSON
+ * (the schemas' key order, so equal arguments give equal keys); error results and arguments longer
+ * than MAX_CACHED_ARGUMENTS are answered but not kept, so what a client sends bounds no memory.
+ */
 function runTool(context: McpContext, tool: ToolDefinition, args: unknown): CallToolResult {
-  let results = resultsByBuild.get(context.index);
-  if (!results) {
-    results = new LRUCache<string, CallToolResult, () => CallToolResult>({
-      max: 1000,
-      maxSize: 32 * 1024 * 1024,
-      sizeCalculation: (result) => (result.content[0]?.type === "text" ? result.content[0].text.length : 0) + 64,
-      memoMethod: (_key, _stale, { context: compute }) => compute(),
-    });
-    resultsByBuild.set(context.index, results);
-  }
-  return results.memo(`${tool.name}\u0000${JSON.stringify(args)}`, { context: () => computeTool(context, tool, args) });
+  const results = toolResults(context.index);
+  const key = `${tool.name}\u0000${JSON.stringify(args)}`;
+  const kept = results.get(key);
+  if (kept) return kept;
+  const result = computeTool(context, tool, args);
+  if (!result.isError && key.length <= MAX_CACHED_ARGUMENTS) results.set(key, result);
+  return result;
 }
 
+/** Longest tool name and arguments (as JSON) whose result is kept; valid arguments are far shorter. */
+export const MAX_CACHED_ARGUMENTS = 2048;
+
 // A build's tools are pure functions of their arguments: results are kept per build, as the HTTP
-// search keeps its answers (bench:mcp's tool-call target), and dropped with the build.
-const resultsByBuild = new WeakMap<SearchIndex, LRUCache<string, CallToolResult, () => CallToolResult>>();
+// search keeps its answers (bench:mcp's tool-call target), and dropped with the build. The bound
+// counts keys and texts in UTF-16 code units (2 bytes each).
+const resultsByBuild = new WeakMap<SearchIndex, LRUCache<string, CallToolResult>>();
+
+/** The tool results kept for one build. */
+export function toolResults(index: SearchIndex): LRUCache<string, CallToolResult> {
+  let results = resultsByBuild.get(index);
+  if (!results) {
+    results = new LRUCache<string, CallToolResult>({
+      max: 1000,
+      maxSize: 16 * 1024 * 1024,
+      sizeCalculation: (result, key) =>
+        key.length + (result.content[0]?.type === "text" ? result.content[0].text.length : 0) + 64,
+    });
+    resultsByBuild.set(index, results);
+  }
+  return results;
+}
 
 function computeTool(context: McpContext, tool: ToolDefinition, args: unknown): CallToolResult {
   try {
@@ -81,7 +101,7 @@ function computeTool(context: McpContext, tool: ToolDefinition, args: unknown): 
     return { structuredContent: structured, content: [{ type: "text", text: JSON.stringify(structured) }] };
   } catch (error) {
     if (!(error instanceof InvalidRequestError)) throw error;
-    const text = `Invalid arguments for ${tool.name}: ${error.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`;
+    const text = `Invalid arguments for ${tool.name}: ${error.message}`;
     return { isError: true, content: [{ type: "text", text }] };
   }
 }

@@ -1,5 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import { sameSecret } from "../http/same-secret.ts";
+import { RevokedIds } from "./revoked-ids.ts";
 
 export type SessionCheck = "valid" | "unknown";
 
@@ -21,19 +23,26 @@ export interface SessionRevocations {
  */
 export class SessionTokens {
   readonly #secret: Buffer;
-  readonly #terminated: LRUCache<string, true>;
+  readonly #terminated: RevokedIds;
   readonly #recent = new LRUCache<string, number>({ max: 1_000 });
 
   private readonly lifetimeSeconds: number;
   private readonly now: () => number;
   readonly #revocations: SessionRevocations | undefined;
 
-  constructor(secret: string, lifetimeSeconds: number, now: () => number = Date.now, revocations?: SessionRevocations) {
+  /** `remembered`: terminated ids kept in this process; evicting one refuses every id issued up to it. */
+  constructor(
+    secret: string,
+    lifetimeSeconds: number,
+    now: () => number = Date.now,
+    revocations?: SessionRevocations,
+    remembered = 100_000,
+  ) {
     this.lifetimeSeconds = lifetimeSeconds;
     this.now = now;
     this.#revocations = revocations;
     this.#secret = Buffer.from(secret, "utf8");
-    this.#terminated = new LRUCache({ max: 100_000, ttlAutopurge: false });
+    this.#terminated = new RevokedIds(remembered);
   }
 
   /** A secret for a single process, when none is configured. */
@@ -61,9 +70,7 @@ export class SessionTokens {
     const parts = id.split(".");
     if (parts.length !== 4 || id.length > 200) return "unknown";
     const [issued, expires, nonce, signature] = parts as [string, string, string, string];
-    const expected = Buffer.from(this.#sign(`${issued}.${expires}.${nonce}`));
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "unknown";
+    if (!sameSecret(signature, this.#sign(`${issued}.${expires}.${nonce}`))) return "unknown";
     if (Number(expires) * 1000 <= this.now()) return "unknown";
     this.#recent.set(id, Number(expires) * 1000);
     return this.#isTerminated(id) ? "unknown" : "valid";
@@ -80,8 +87,7 @@ export class SessionTokens {
 
   /** Ends a session here; the entry lives only until the session would have expired. */
   terminate(id: string): void {
-    const ttl = Math.max(1, this.expiresAt(id) - this.now());
-    this.#terminated.set(id, true, { ttl });
+    this.#terminated.add(id, this.expiresAt(id), this.now());
     this.#revocations?.add(id, this.expiresAt(id));
   }
 }

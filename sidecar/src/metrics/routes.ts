@@ -1,6 +1,6 @@
-import { timingSafeEqual } from "node:crypto";
 import { type RequestHandler, Router } from "express";
 import { HttpError } from "../http/errors.ts";
+import { sameSecret } from "../http/same-secret.ts";
 import type { Metrics } from "./metrics.ts";
 
 /** Where a request is counted: its route pattern, or a fixed name (bounded labels). */
@@ -10,12 +10,6 @@ export function routeOf(req: Parameters<RequestHandler>[0], res: Parameters<Requ
   if (typeof res.locals.metricsRoute === "string") return res.locals.metricsRoute;
   return res.statusCode === 404 ? "(unmatched)" : "(other)";
 }
-
-const sameSecret = (given: string, expected: string) => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
 
 /**
  * GET /metrics in the Prometheus text format. With a token configured it asks for

@@ -18,12 +18,18 @@ export const LARGEST_CACHED_ANSWER = 1024 * 1024;
 
 // Repeated requests (a page's own links, polling clients, revalidations) skip parsing, searching
 // and gzip; new queries are what the index is for, so the bound is memory, not hit rate.
+// The key is the request target, which a client can pad (spaces around a technician's name, percent-
+// encoding): both caches count it, and AskedOnce keeps no target longer than MAX_KEPT_TARGET (so no
+// answer to one is kept either).
 export const createAnswerCache = (): AnswerCache =>
   new LRUCache<string, CachedAnswer>({
     maxSize: 16 * 1024 * 1024,
     maxEntrySize: LARGEST_CACHED_ANSWER * 2,
-    sizeCalculation: (answer) => answer.body.length + (answer.gzip?.length ?? 0) + 512,
+    sizeCalculation: (answer, key) => key.length + answer.body.length + (answer.gzip?.length ?? 0) + 512,
   });
+
+/** The longest request target whose answer is kept (ordinary ones are far shorter). */
+export const MAX_KEPT_TARGET = 2048;
 
 /**
  * Request targets asked once (their answer not kept): an answer is kept from its second request on,
@@ -32,4 +38,10 @@ export const createAnswerCache = (): AnswerCache =>
  */
 export type AskedOnce = LRUCache<string, true>;
 
-export const createAskedOnce = (): AskedOnce => new LRUCache<string, true>({ max: 20_000 });
+export const createAskedOnce = (): AskedOnce =>
+  new LRUCache<string, true>({
+    max: 20_000,
+    maxSize: 4 * 1024 * 1024,
+    maxEntrySize: MAX_KEPT_TARGET + 64,
+    sizeCalculation: (_value, key) => key.length + 64,
+  });

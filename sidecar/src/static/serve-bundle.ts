@@ -7,12 +7,20 @@ import { headersFor } from "./headers.ts";
 
 const READ_METHODS = ["GET", "HEAD"] as const;
 
+/** CORS preflight of a document: any origin may read it, revalidating with its validators (a conditional GET). */
+const PREFLIGHT = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, HEAD",
+  "Access-Control-Allow-Headers": "If-None-Match, If-Modified-Since",
+  "Access-Control-Max-Age": "86400",
+};
+
 /**
  * Serves the files a build's manifest lists, with the manifest's type, ETag and Last-Modified,
  * answering preconditions with 304; `send` streams the file and handles HEAD and ranges. Anything
  * the manifest does not list falls through to the next handler.
  */
-export function serveBundle(store: BundleStore, urls: SiteUrls): RequestHandler {
+export function serveBundle(store: BundleStore, urls: SiteUrls, limit?: RequestHandler): RequestHandler {
   return (req, res, next) => {
     // A new build is renamed onto DIST_DIR in one step; load its manifest before serving any of its
     // files, so validators and bytes always come from the same build (a stat per request).
@@ -29,22 +37,30 @@ export function serveBundle(store: BundleStore, urls: SiteUrls): RequestHandler 
       return;
     }
     res.locals.metricsRoute = "(static)";
-    if (req.method === "OPTIONS") {
-      res.set({ "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, HEAD" }).status(204).end();
-      return;
-    }
-    if (!READ_METHODS.includes(req.method as "GET")) {
-      next(methodNotAllowed(req.method, READ_METHODS));
-      return;
-    }
-    res.set(headersFor(entry, urls));
-    if (isNotModified(req.headers, { etag: entry.etag, lastModified: entry.last_modified })) {
-      res.status(304).end();
-      return;
-    }
-    // Only manifest entries get here, so dot-folders such as .well-known/ are published on purpose.
-    res.sendFile(entry.file, { root: bundle.dir, etag: false, lastModified: false, dotfiles: "allow" }, (error) => {
-      if (error) next(error);
-    });
+    const serve = (error?: unknown) => {
+      if (error) {
+        next(error);
+        return;
+      }
+      if (req.method === "OPTIONS") {
+        res.set(PREFLIGHT).status(204).end();
+        return;
+      }
+      if (!READ_METHODS.includes(req.method as "GET")) {
+        next(methodNotAllowed(req.method, READ_METHODS));
+        return;
+      }
+      res.set(headersFor(entry, urls));
+      if (isNotModified(req.headers, { etag: entry.etag, lastModified: entry.last_modified })) {
+        res.status(304).end();
+        return;
+      }
+      // Only manifest entries get here, so dot-folders such as .well-known/ are published on purpose.
+      res.sendFile(entry.file, { root: bundle.dir, etag: false, lastModified: false, dotfiles: "allow" }, (failed) => {
+        if (failed) next(failed);
+      });
+    };
+    if (limit) limit(req, res, serve);
+    else serve();
   };
 }
