@@ -26,10 +26,11 @@ export const createAnswerCache = (): AnswerCache =>
   });
 
 /**
- * Request targets asked once (their answer not kept): an answer is kept from its second request on,
- * so a query asked once, as most new queries are, costs no copy of its body and no cache churn
- * (at 100k distinct queries the evicted bodies awaiting collection grew RSS past its target).
+ * Request targets asked once (their answer not kept), with their strong tag: an answer is kept from
+ * its second request on, so a query asked once, as most new queries are, costs no copy of its body
+ * and no cache churn (at 100k distinct queries the evicted bodies awaiting collection grew RSS past
+ * its target); and a revalidation of a target asked before is answered without validating it again.
  */
-export type AskedOnce = LRUCache<string, true>;
+export type AskedOnce = LRUCache<string, string>;
 
-export const createAskedOnce = (): AskedOnce => new LRUCache<string, true>({ max: 20_000 });
+export const createAskedOnce = (): AskedOnce => new LRUCache<string, string>({ max: 20_000 });
