@@ -37,7 +37,20 @@ const needleArb: fc.Arbitrary<string> = fc.oneof(
     .map(([text, at, length]) => text.slice(at % text.length, (at % text.length) + length)),
   // A whole word of a text, in upper case.
   fc.constantFrom(...texts.flatMap((t) => t.split(/\s+/)).slice(0, 400)).map((w) => w.toUpperCase()),
-  fc.constantFrom("İSTANBUL", "istanbul", "stanbul", "σίσυφος", "Brulee", "CO2", "co₂", "東京", "👍", "zzqx", "a", "45"),
+  fc.constantFrom(
+    "İSTANBUL",
+    "istanbul",
+    "stanbul",
+    "σίσυφος",
+    "Brulee",
+    "CO2",
+    "co₂",
+    "東京",
+    "👍",
+    "zzqx",
+    "a",
+    "45",
+  ),
   fc.string({ minLength: 1, maxLength: 6 }),
 );
 
