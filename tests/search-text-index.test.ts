@@ -1,7 +1,8 @@
 /**
  * The text index (words for needles of letters and digits, grams for the others) selects exactly the
  * reviews whose folded title or text contains the folded needle, as a scan of every review does: for
- * words, fragments inside and across words, absent needles and unusual Unicode, asked cold and again.
+ * words, fragments inside and across words, absent needles and unusual Unicode, asked cold and again,
+ * alone and with another filter.
  */
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
@@ -56,9 +57,9 @@ const needleArb: fc.Arbitrary<string> = fc.oneof(
 
 const naive = (needle: string) => folded.flatMap((text, p) => (text.includes(foldText(needle)) ? [p] : []));
 
-function indexed(index: ReturnType<typeof buildSearchIndex>, needle: string): number[] {
+function indexed(index: ReturnType<typeof buildSearchIndex>, needle: string, alongside = {}): number[] {
   const positions: number[] = [];
-  forEachMatch(matchFilters(index, { query: needle }), (p) => {
+  forEachMatch(matchFilters(index, { query: needle, ...alongside }), (p) => {
     positions.push(p);
     return true;
   });
@@ -72,6 +73,10 @@ describe("the text index", () => {
       fc.property(needleArb, (needle) => {
         fc.pre(foldText(needle).length > 0 && !needle.includes("\u0000"));
         const expected = naive(needle);
+        // With another filter (one every review passes) the needle is tested on that filter's
+        // candidates; alone, its confirmed matches are kept for the next query.
+        expect(indexed(index, needle, { min_rating: 1 })).toEqual(expected);
+        expect(indexed(index, needle, { min_rating: 1 })).toEqual(expected);
         expect(indexed(index, needle)).toEqual(expected);
         expect(indexed(index, needle)).toEqual(expected);
       }),
