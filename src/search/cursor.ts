@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * A cursor names the rank, in the query's ordered matches, of the first review of the next page, and
@@ -12,9 +12,8 @@ export interface CursorState {
   offset: number;
 }
 
-/** A short digest of a canonical text (a query, parameters), for cursors and ETags. */
-export const digest = (text: string, length = 10): string =>
-  createHash("sha256").update(text).digest("base64url").slice(0, length);
+/** A short digest of a canonical text (a query, parameters), for cursors and ETags (one-shot: no Hash object per request). */
+export const digest = (text: string, length = 10): string => hash("sha256", text, "base64url").slice(0, length);
 
 /** Canonical text of parameters: entries sorted by name, undefined ones left out. */
 export function canonical(params: Readonly<Record<string, unknown>>): string {

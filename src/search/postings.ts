@@ -1,3 +1,5 @@
+import { popcount } from "./bitset.ts";
+
 /**
  * A set of review positions, stored in whichever form is smaller: a sorted list of positions when
  * sparse, a bitmap over all positions when dense (from one position in 32 on). Posting sets per
@@ -78,4 +80,27 @@ export function forEachIn(posting: Posting, from: number, to: number, visit: (po
       if (p >= from) visit(p);
     }
   }
+}
+
+/** The union of postings of `count` positions: one of them as it is, several ORed into a bitmap first. */
+export function unionOf(postings: readonly Posting[], count: number): Posting {
+  if (postings.length === 1) return postings[0] as Posting;
+  const words = new Uint32Array(bitmapWords(count));
+  for (const posting of postings) {
+    if (posting.kind === "bits") {
+      for (let w = 0; w < words.length; w++) words[w] = (words[w] as number) | (posting.words[w] as number);
+    } else {
+      for (const p of posting.positions) words[p >>> 5] = (words[p >>> 5] as number) | (1 << (p & 31));
+    }
+  }
+  let size = 0;
+  for (const word of words) size += popcount(word);
+  const bits: Posting = { kind: "bits", size, words };
+  if (isDense(size, count)) return bits;
+  const positions = new Uint32Array(size);
+  let at = 0;
+  forEachIn(bits, 0, count, (p) => {
+    positions[at++] = p;
+  });
+  return { kind: "list", size, positions };
 }

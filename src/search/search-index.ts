@@ -34,6 +34,8 @@ export interface SearchIndex {
   technicianKeys: ReadonlyMap<string, readonly string[]>;
   /** The posting of a text gram (see grams.ts), undefined if no review holds it. */
   gram(key: number): Posting | undefined;
+  /** The distinct words of the folded texts (see words.ts), sorted, and their postings in the same order. */
+  words(): { words: readonly string[]; postings: readonly Posting[] };
   /** The review at a position, as serialised in reviews.json. */
   json(position: number): Buffer;
   /** The reviews at positions [from, to), serialised and joined by commas (one slice, no copy). */
@@ -87,6 +89,9 @@ export function readSearchIndex(file: Buffer): SearchIndex {
     const i = row * 3;
     grams.set(gramRows[i] as number, posting(gramRows[i + 1] as number, gramRows[i + 2] as number));
   }
+  const wordsSection = u8("words");
+  const wordRows = u32("wordRows");
+  let words: { words: string[]; postings: Posting[] } | undefined;
   const foldedSection = u8("folded");
   const foldedOffsets = u32("foldedOffsets");
   const idsSection = u8("ids");
@@ -117,6 +122,15 @@ export function readSearchIndex(file: Buffer): SearchIndex {
     },
     technicianKeys: technicianKeys(business),
     gram: (key) => grams.get(key),
+    words() {
+      words ??= {
+        words: header.words === 0 ? [] : wordsSection.toString("utf8").split("\n"),
+        postings: Array.from({ length: header.words }, (_, row) =>
+          posting(wordRows[row * 2] as number, wordRows[row * 2 + 1] as number),
+        ),
+      };
+      return words;
+    },
     // Each review's bytes end one before the next one's start (a comma, or past the end).
     json: (p) => json.subarray(jsonOffsets[p], (jsonOffsets[p + 1] as number) - 1),
     jsonRun: (from, to) => json.subarray(jsonOffsets[from], Math.max(0, (jsonOffsets[to] as number) - 1)),

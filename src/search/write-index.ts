@@ -4,6 +4,7 @@ import { foldText } from "./fold.ts";
 import { forEachGram } from "./grams.ts";
 import { dataStart, type IndexHeader, MAGIC, type PostingRef, type Section, type SectionName } from "./index-format.ts";
 import { encodePosting } from "./postings.ts";
+import { wordsOf } from "./words.ts";
 
 /** YYYY-MM-DD as the number YYYYMMDD, which orders as the date does. */
 export const dateNumber = (date: string): number => Number(date.slice(0, 4) + date.slice(5, 7) + date.slice(8, 10));
@@ -98,6 +99,9 @@ export function writeSearchIndex(document: ReviewsDocument, version: string): Bu
   };
   const gramRows: number[] = [];
   for (const [key, positions] of gramPostings(foldedBytes)) gramRows.push(key, addPosting(positions), positions.length);
+  const words = postingsByKey(count, (p) => wordsOf(foldedTexts[p] as string));
+  const wordRows: number[] = [];
+  for (const positions of words.values()) wordRows.push(addPosting(positions), positions.length);
 
   const sections: [SectionName, Uint8Array][] = [
     // Joined by commas: the reviews of a run of positions (a since answer) are one slice.
@@ -110,10 +114,12 @@ export function writeSearchIndex(document: ReviewsDocument, version: string): Bu
     ["ids", Buffer.from(reviews.map((r) => r.id).join("\n"))],
     ["postings", u8(concatWords(postings, postingWords))],
     ["grams", u8(Uint32Array.from(gramRows))],
+    ["words", Buffer.from([...words.keys()].join("\n"))],
+    ["wordRows", u8(Uint32Array.from(wordRows))],
   ];
   const placed = {} as Record<SectionName, Section>;
   const header: IndexHeader = {
-    format: 1,
+    format: 2,
     version,
     count,
     business: document.business,
@@ -122,6 +128,7 @@ export function writeSearchIndex(document: ReviewsDocument, version: string): Bu
     sections: placed,
     facets,
     grams: gramRows.length / 3,
+    words: words.size,
   };
   // Offsets count from the end of the header (aligned), so the header never depends on its own length.
   let at = 0;

@@ -32,16 +32,17 @@ export const createAnswerCache = (): AnswerCache =>
 export const MAX_KEPT_TARGET = 2048;
 
 /**
- * Request targets asked once (their answer not kept): an answer is kept from its second request on,
- * so a query asked once, as most new queries are, costs no copy of its body and no cache churn
- * (at 100k distinct queries the evicted bodies awaiting collection grew RSS past its target).
+ * Request targets asked once (their answer not kept), with their strong tag: an answer is kept from
+ * its second request on, so a query asked once, as most new queries are, costs no copy of its body
+ * and no cache churn (at 100k distinct queries the evicted bodies awaiting collection grew RSS past
+ * its target); and a revalidation of a target asked before is answered without validating it again.
  */
-export type AskedOnce = LRUCache<string, true>;
+export type AskedOnce = LRUCache<string, string>;
 
 export const createAskedOnce = (): AskedOnce =>
-  new LRUCache<string, true>({
+  new LRUCache<string, string>({
     max: 20_000,
     maxSize: 4 * 1024 * 1024,
-    maxEntrySize: MAX_KEPT_TARGET + 64,
-    sizeCalculation: (_value, key) => key.length + 64,
+    maxEntrySize: MAX_KEPT_TARGET + 128,
+    sizeCalculation: (tag, key) => key.length + tag.length + 64,
   });

@@ -88,20 +88,23 @@ export function sendAnswer(
 ): void {
   const gzip = takesGzip(req);
   let answer = loaded.answers.get(key);
-  const prepared = answer ? undefined : prepare();
-  const etag = answer?.etag ?? (prepared as PreparedRead).etag;
+  // A target asked before has its tag remembered: its revalidations skip validation and search.
+  const seen = answer ? undefined : loaded.askedOnce.get(key);
+  const prepared = answer || seen !== undefined ? undefined : prepare();
+  const etag = answer?.etag ?? seen ?? (prepared as PreparedRead).etag;
   const tag = gzip ? gzipTag(etag) : etag;
   if (notModified(req.headers, tag, loaded.lastModified)) {
+    if (!answer && seen === undefined) loaded.askedOnce.set(key, etag);
     const headers = answer && !gzip ? answer.notModified : { ...loaded.readHeaders, ETag: tag };
     res.writeHead(304, headers).end();
     return;
   }
   if (!answer) {
-    const built = (prepared as PreparedRead).build();
+    const built = (prepared ?? prepare()).build();
     // Kept from its second request on (see AskedOnce), and never when too large to keep.
-    const keep = built.length <= LARGEST_CACHED_ANSWER && loaded.askedOnce.has(key);
-    if (!keep) {
-      if (built.length <= LARGEST_CACHED_ANSWER) loaded.askedOnce.set(key, true);
+    const small = built.length <= LARGEST_CACHED_ANSWER;
+    if (!small || seen === undefined) {
+      if (small) loaded.askedOnce.set(key, etag);
       sendUnkept(res, loaded, built, tag, gzip);
       return;
     }
