@@ -6,7 +6,7 @@ import { parseLabelled } from "../src/insights/eval/read-labelled.ts";
 import { loadModel, modelFromWeights, WEIGHTS_FILE, type WeightsFile } from "../src/insights/model/clause-model.ts";
 import { type TrainReview, type TrainSettings, trainAll } from "../src/insights/model/train.ts";
 import { loadWordVectors } from "../src/insights/model/word-vectors.ts";
-import { ASPECT_IDS, type LabelledReview } from "../src/schemas/analysis.ts";
+import { ASPECT_IDS, type LabelledReview, type ReviewAnalysis } from "../src/schemas/analysis.ts";
 
 /**
  * `npm run insights:train`: trains the learned layer of the aspect analyser on the training files and
@@ -19,6 +19,8 @@ export const TRAINING_FILES = [
   "tests/fixtures/insights/dev.jsonl",
   "tests/fixtures/insights/heldout-1.jsonl",
   "tests/fixtures/insights/train-c.jsonl",
+  "tests/fixtures/insights/train-d.jsonl",
+  "tests/fixtures/insights/train-e.jsonl",
 ];
 
 const SETTINGS: TrainSettings & { threshold: number } = {
@@ -33,7 +35,7 @@ const SETTINGS: TrainSettings & { threshold: number } = {
   threshold: 0,
 };
 const MIN_COUNT = 2;
-const VERSION = "aspect-model/2.0.0";
+const VERSION = "aspect-model/2.1.0";
 
 const { values } = parseArgs({
   options: {
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     files: { type: "string", multiple: true },
     set: { type: "string", multiple: true },
     errors: { type: "boolean" },
+    thresholds: { type: "string" },
   },
 });
 for (const pair of values.set ?? []) {
@@ -100,9 +103,12 @@ function trainOn(indexes: number[]) {
   };
 }
 
+/** `--thresholds a,b,...`: the same folds scored at other detection thresholds (inference only). */
+const scan = values.thresholds ? values.thresholds.split(",").map(Number) : [];
 if (values.folds) {
   const k = Number(values.folds);
   const predicted = new Array(all.length);
+  const scanned = scan.map(() => new Array(all.length));
   for (let fold = 0; fold < k; fold++) {
     const train = all.map((_, i) => i).filter((i) => i % k !== fold);
     const model = modelFromWeights(trainOn(train), vectors, "cv");
@@ -110,7 +116,19 @@ if (values.folds) {
     all.forEach((r, i) => {
       if (i % k === fold) predicted[i] = analyzer.analyze(r.text, r.rating);
     });
+    scan.forEach((threshold, t) => {
+      const other = createAnalyzer(lexicon, { model: { ...model, threshold } });
+      const into = scanned[t] as ReviewAnalysis[];
+      all.forEach((r, i) => {
+        if (i % k === fold) into[i] = other.analyze(r.text, r.rating);
+      });
+    });
   }
+  scan.forEach((threshold, t) => {
+    console.log(`\nthreshold ${threshold}`);
+    console.log(formatEvaluation(evaluate(featurizer, all, scanned[t])));
+  });
+  console.log(`\nthreshold ${SETTINGS.threshold}`);
   console.log(formatEvaluation(evaluate(featurizer, all, predicted)));
   let from = 0;
   for (const set of sets) {
@@ -140,5 +158,10 @@ if (values.folds) {
   for (const file of values.check ?? []) {
     console.log(`\n${file}`);
     console.log(formatEvaluation(evaluate(analyzer, parseLabelled(readFileSync(file, "utf8"), file))));
+    for (const threshold of scan) {
+      const other = createAnalyzer(lexicon, { model: { ...loadModel(), threshold } });
+      console.log(`\n${file}, threshold ${threshold}`);
+      console.log(formatEvaluation(evaluate(other, parseLabelled(readFileSync(file, "utf8"), file))));
+    }
   }
 }
