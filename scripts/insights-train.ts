@@ -24,14 +24,16 @@ export const TRAINING_FILES = [
 ];
 
 const SETTINGS: TrainSettings & { threshold: number } = {
-  epochs: 150,
+  epochs: 300,
   learning_rate: 0.05,
-  l2: 0.01,
+  l2: 0.003,
   l2_rules: 0.001,
-  l2_vector: 0.01,
+  l2_vector: 0.003,
   absent_weight: 1,
   opposite_weight: 0.5,
   present_weight: 3,
+  // 5-fold cross-validation gives F1 0.869 at -0.3 against 0.864 at 0: too small a gain for the quality
+  // false positives it brings ("here by 9:30" read as quality), so the threshold stays at 0.
   threshold: 0,
 };
 const MIN_COUNT = 2;
