@@ -9,6 +9,7 @@ import { selectEvidence } from "../src/insights/aspects/evidence.ts";
 import { Judgements } from "../src/insights/aspects/judgements.ts";
 import { buildTrend, monthsBetween } from "../src/insights/aspects/trend.ts";
 import { wilsonLowerBound } from "../src/insights/aspects/wilson.ts";
+import { MODEL_CUE } from "../src/insights/model/classify.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
 import type { AspectId, AspectPolarity, ClausePolarity } from "../src/schemas/analysis.ts";
 import type { TextReview as Review } from "../src/schemas/review.ts";
@@ -132,6 +133,27 @@ describe("evidence", () => {
     expect(price?.evidence.negative.map((q) => q.review_id)).toEqual(["2025-02-01-sure"]);
     const alone = new Judgements([unsure]);
     expect(selectEvidence(alone, "price", "negative", THRESHOLDS, permalink)).toEqual([]);
+  });
+
+  it("needs twice the margin to quote a clause without a cue of the aspect", () => {
+    const text = "Shower valve replacement in our ranch.";
+    const item = (cue: string) =>
+      AnalysedReview.from(review({ id: `2025-01-01-${cue}`, date: "2025-01-01", rating: 5, text, technicians: [] }), {
+        suspected_sarcasm: [],
+        aspects: [
+          {
+            aspect: "quality",
+            polarity: "positive",
+            evidence: [
+              { start: 0, end: text.length, polarity: "positive", cue, score: THRESHOLDS.quote_min_margin * 1.5 },
+            ],
+          },
+        ],
+      });
+    expect(selectEvidence(new Judgements([item("works")]), "quality", "positive", THRESHOLDS, permalink)).toHaveLength(
+      1,
+    );
+    expect(selectEvidence(new Judgements([item(MODEL_CUE)]), "quality", "positive", THRESHOLDS, permalink)).toEqual([]);
   });
 
   it("quotes a neutral clause only when the exact lukewarm rule made it neutral", () => {

@@ -6,7 +6,7 @@ import {
   type ReviewAnalysis,
 } from "../../schemas/analysis.ts";
 import type { Lexicon } from "../../schemas/lexicon.ts";
-import { ClauseClassifier } from "../model/classify.ts";
+import { ClauseClassifier, MODEL_CUE } from "../model/classify.ts";
 import type { ClauseModel } from "../model/clause-model.ts";
 import { loadModel } from "../model/clause-model.ts";
 import { type ClauseFeatures, clauseFeatures, readFeatures } from "../model/features.ts";
@@ -143,7 +143,7 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
       for (const reading of read) {
         const { aspect, margin } = reading;
         let { polarity } = reading;
-        let cue = score.aspects.find((a) => a.aspect === aspect)?.cue || "model";
+        let cue = score.aspects.find((a) => a.aspect === aspect)?.cue || MODEL_CUE;
         // Lukewarm is neutral; sarcasm in a low-rated review with a problem in it is the problem.
         if (lukewarm && polarity === "positive") {
           polarity = "neutral";
