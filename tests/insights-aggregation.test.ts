@@ -9,6 +9,7 @@ import { selectEvidence } from "../src/insights/aspects/evidence.ts";
 import { Judgements } from "../src/insights/aspects/judgements.ts";
 import { buildTrend, monthsBetween } from "../src/insights/aspects/trend.ts";
 import { wilsonLowerBound } from "../src/insights/aspects/wilson.ts";
+import { MODEL_CUE } from "../src/insights/model/classify.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
 import type { AspectId, AspectPolarity, ClausePolarity } from "../src/schemas/analysis.ts";
 import type { TextReview as Review } from "../src/schemas/review.ts";
@@ -41,6 +42,9 @@ function review(fields: Pick<Review, "id" | "date" | "rating" | "text" | "techni
   };
 }
 
+/** Signed margins of clauses the analyser is sure of (quotable). */
+const CONFIDENT = { positive: 3, negative: -3, neutral: 0 } as const;
+
 /** The fixture names evidence by its quote; offsets are found in the text, so a typo fails loudly. */
 function loadItems(): AnalysedReview[] {
   const raw = JSON.parse(readFileSync(FIXTURE, "utf8")) as FixtureReview[];
@@ -53,7 +57,7 @@ function loadItems(): AnalysedReview[] {
         evidence: a.evidence.map((e) => {
           const start = r.text.indexOf(e.quote);
           if (start < 0) throw new Error(`${r.id}: "${e.quote}" is not in the text`);
-          return { start, end: start + e.quote.length, polarity: e.polarity, cue: e.cue, score: 1 };
+          return { start, end: start + e.quote.length, polarity: e.polarity, cue: e.cue, score: CONFIDENT[e.polarity] };
         }),
       })),
     }),
@@ -61,7 +65,12 @@ function loadItems(): AnalysedReview[] {
 }
 
 /** A review with one judgement per listed aspect, for counting tests. */
-function judged(id: string, date: string, polarities: Partial<Record<AspectId, AspectPolarity>>): AnalysedReview {
+function judged(
+  id: string,
+  date: string,
+  polarities: Partial<Record<AspectId, AspectPolarity>>,
+  margin = 3,
+): AnalysedReview {
   const text = "Some review text.";
   return AnalysedReview.from(review({ id, date, rating: 5, text, technicians: [] }), {
     suspected_sarcasm: [],
@@ -74,7 +83,7 @@ function judged(id: string, date: string, polarities: Partial<Record<AspectId, A
           end: text.length,
           polarity: polarity === "negative" ? "negative" : "positive",
           cue: "x",
-          score: 1,
+          score: polarity === "negative" ? -margin : margin,
         },
       ],
     })),
@@ -114,6 +123,57 @@ describe("aspect counts", () => {
 
 describe("evidence", () => {
   const items = new Judgements(loadItems());
+
+  it("counts a reading the analyser is unsure of for the review but never quotes it", () => {
+    const unsure = judged("2025-03-01-unsure", "2025-03-01", { price: "negative" }, THRESHOLDS.quote_min_margin / 2);
+    const sure = judged("2025-02-01-sure", "2025-02-01", { price: "negative" });
+    const judgements = new Judgements([unsure, sure]);
+    const price = buildAspects(judgements, THRESHOLDS, permalink).find((a) => a.id === "price");
+    expect(price).toMatchObject({ mentions: 2, negative: 2 });
+    expect(price?.evidence.negative.map((q) => q.review_id)).toEqual(["2025-02-01-sure"]);
+    const alone = new Judgements([unsure]);
+    expect(selectEvidence(alone, "price", "negative", THRESHOLDS, permalink)).toEqual([]);
+  });
+
+  it("needs twice the margin to quote a clause without a cue of the aspect", () => {
+    const text = "Shower valve replacement in our ranch.";
+    const item = (cue: string) =>
+      AnalysedReview.from(review({ id: `2025-01-01-${cue}`, date: "2025-01-01", rating: 5, text, technicians: [] }), {
+        suspected_sarcasm: [],
+        aspects: [
+          {
+            aspect: "quality",
+            polarity: "positive",
+            evidence: [
+              { start: 0, end: text.length, polarity: "positive", cue, score: THRESHOLDS.quote_min_margin * 1.5 },
+            ],
+          },
+        ],
+      });
+    expect(selectEvidence(new Judgements([item("works")]), "quality", "positive", THRESHOLDS, permalink)).toHaveLength(
+      1,
+    );
+    expect(selectEvidence(new Judgements([item(MODEL_CUE)]), "quality", "positive", THRESHOLDS, permalink)).toEqual([]);
+  });
+
+  it("quotes a neutral clause only when the exact lukewarm rule made it neutral", () => {
+    const text = "It was okay, I suppose. They quoted $300.";
+    const item = (cue: string) =>
+      AnalysedReview.from(review({ id: `2025-01-01-${cue}`, date: "2025-01-01", rating: 3, text, technicians: [] }), {
+        suspected_sarcasm: [],
+        aspects: [
+          {
+            aspect: "price",
+            polarity: "neutral",
+            evidence: [{ start: 0, end: 22, polarity: "neutral", cue, score: 0 }],
+          },
+        ],
+      });
+    expect(selectEvidence(new Judgements([item("lukewarm")]), "price", "neutral", THRESHOLDS, permalink)).toHaveLength(
+      1,
+    );
+    expect(selectEvidence(new Judgements([item("model")]), "price", "neutral", THRESHOLDS, permalink)).toEqual([]);
+  });
 
   it("quotes a rare concern exactly as it quotes praise", () => {
     const negative = selectEvidence(items, "punctuality", "negative", THRESHOLDS, permalink);

@@ -6,14 +6,14 @@ import {
   type ReviewAnalysis,
 } from "../../schemas/analysis.ts";
 import type { Lexicon } from "../../schemas/lexicon.ts";
-import { ClauseClassifier } from "../model/classify.ts";
+import { ClauseClassifier, MODEL_CUE } from "../model/classify.ts";
 import type { ClauseModel } from "../model/clause-model.ts";
 import { loadModel } from "../model/clause-model.ts";
 import { type ClauseFeatures, clauseFeatures, readFeatures } from "../model/features.ts";
 import { windowHits } from "./arrival-window.ts";
 import { type Clause, splitClauses } from "./clauses.ts";
 import { type CompiledLexicon, compileLexicon } from "./compile.ts";
-import { isLukewarm } from "./lukewarm.ts";
+import { isLukewarm, LUKEWARM_CUE } from "./lukewarm.ts";
 import { describesOutcome, describesOwnProblem } from "./problem-clause.ts";
 import { quoteHits } from "./quote-vs-bill.ts";
 import { type ClauseScore, type IdiomHit, scoreClause } from "./score-clause.ts";
@@ -143,8 +143,12 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
       for (const reading of read) {
         const { aspect, margin } = reading;
         let { polarity } = reading;
+        let cue = score.aspects.find((a) => a.aspect === aspect)?.cue || MODEL_CUE;
         // Lukewarm is neutral; sarcasm in a low-rated review with a problem in it is the problem.
-        if (lukewarm && polarity === "positive") polarity = "neutral";
+        if (lukewarm && polarity === "positive") {
+          polarity = "neutral";
+          cue = LUKEWARM_CUE;
+        }
         if (sarcastic && polarity === "positive" && describesOutcome(tokens, clause)) polarity = "negative";
         // The star-rating guard: a strongly positive clause in a 1- or 2-star review is not counted.
         if (sarcastic && polarity === "positive") continue;
@@ -155,7 +159,7 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
           start: clause.start,
           end: clause.end,
           polarity,
-          cue: score.aspects.find((a) => a.aspect === aspect)?.cue || "model",
+          cue,
           score: Math.round(margin * 1000) / 1000,
         };
         const list = evidence.get(aspect);

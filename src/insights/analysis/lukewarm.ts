@@ -1,6 +1,9 @@
 import type { Clause } from "./clauses.ts";
 import type { Tokens } from "./tokens.ts";
 
+/** The cue of a clause made neutral by the lukewarm rule: the one kind of neutral clause that is quoted. */
+export const LUKEWARM_CUE = "lukewarm";
+
 /** Words that are lukewarm by themselves: "the work was okay". */
 const LUKEWARM = new Set(["okay", "ok", "alright", "so-so", "average", "passable", "adequate", "acceptable", "meh"]);
 /** Words that are lukewarm when damped: "fine, nothing special", "decent, I guess". */

@@ -2,6 +2,8 @@ import type { AspectId, AspectPolarity, EvidenceSpan } from "../../schemas/analy
 import type { Quote } from "../../schemas/insights.ts";
 import type { TextReview as Review } from "../../schemas/review.ts";
 import type { AnalysedReview } from "../analysed-review.ts";
+import { LUKEWARM_CUE } from "../analysis/lukewarm.ts";
+import { MODEL_CUE } from "../model/classify.ts";
 import type { Thresholds } from "../thresholds.ts";
 import type { Judgements } from "./judgements.ts";
 
@@ -26,6 +28,20 @@ export function toQuote(review: Review, aspect: AspectId, span: EvidenceSpan, pe
 }
 
 /**
+ * Whether a clause may be published as a quote: it fits, and the analyser is sure of it on its own. Counting
+ * and quoting are separate decisions: a review counts for an aspect from any reading over the detection
+ * threshold, but only a clause that itself carries the aspect and polarity strongly stands for it.
+ */
+export function quotable(span: EvidenceSpan, text: string, thresholds: Thresholds): boolean {
+  if (span.end - span.start > thresholds.max_quote_chars || span.end > text.length) return false;
+  if (span.polarity === "neutral") return span.cue === LUKEWARM_CUE;
+  // A clause without a single cue of the aspect (a job description, a place) is quoted only when the model is
+  // twice as sure: what the model generalises to, it may count, but a quote must say it plainly.
+  const needed = span.cue === MODEL_CUE ? 2 * thresholds.quote_min_margin : thresholds.quote_min_margin;
+  return Math.abs(span.score) >= needed;
+}
+
+/**
  * The clause that stands for the review in a bucket: the one the analyser is surest of (largest margin;
  * ties: first in text order) that fits in a quote, so a quote says most plainly what it is published for.
  */
@@ -33,13 +49,13 @@ function spanFor(
   item: AnalysedReview,
   aspect: AspectId,
   bucket: AspectPolarity,
-  max: number,
+  thresholds: Thresholds,
 ): EvidenceSpan | undefined {
   const judgement = item.analysis.aspects.find((j) => j.aspect === aspect);
   let best: EvidenceSpan | undefined;
   for (const span of judgement?.evidence ?? []) {
     const wanted = bucket === "mixed" ? span.polarity !== "neutral" : span.polarity === bucket;
-    if (!wanted || span.end - span.start > max || span.end > item.review.text.length) continue;
+    if (!wanted || !quotable(span, item.review.text, thresholds)) continue;
     if (!best || Math.abs(span.score) > Math.abs(best.score)) best = span;
   }
   return best;
@@ -72,7 +88,7 @@ export function selectEvidence(
   for (let index = 0; index < judgements.items.length && chosen.length < max; index++) {
     if (polarityOf(index) !== bucket) continue;
     const item = judgements.items[index] as AnalysedReview;
-    const span = spanFor(item, aspect, bucket, thresholds.max_quote_chars);
+    const span = spanFor(item, aspect, bucket, thresholds);
     if (!span) continue;
     const crew = item.review.technicians.length > 0 ? item.review.technicians : [""];
     if (crew.some((name) => covered.has(name))) {

@@ -2,6 +2,9 @@ import { ASPECT_IDS, type AspectId, type ClausePolarity } from "../../schemas/an
 import { CLASSES, type ClauseModel, OUTPUTS } from "./clause-model.ts";
 import type { FeatureSink } from "./features.ts";
 
+/** The cue of a reading the rule layer has no cue for: the learned layer's alone. */
+export const MODEL_CUE = "model";
+
 export interface ClauseReading {
   aspect: AspectId;
   polarity: ClausePolarity;

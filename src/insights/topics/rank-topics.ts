@@ -2,7 +2,7 @@ import type { AspectId, EvidenceSpan } from "../../schemas/analysis.ts";
 import type { Quote, Topic } from "../../schemas/insights.ts";
 import type { TopicCatalogue } from "../../schemas/insights-data.ts";
 import type { AnalysedReview } from "../analysed-review.ts";
-import { type Permalink, toQuote } from "../aspects/evidence.ts";
+import { type Permalink, quotable, toQuote } from "../aspects/evidence.ts";
 import { PHRASE_WIDTH } from "../cache/codec.ts";
 import type { Thresholds } from "../thresholds.ts";
 import { type CompiledTopic, compileTopics } from "./match-topics.ts";
@@ -38,7 +38,7 @@ function quoteFor(
       const span = judgement.evidence.find(
         (s: EvidenceSpan) =>
           s.polarity === polarity &&
-          s.end - s.start <= thresholds.max_quote_chars &&
+          quotable(s, item.review.text, thresholds) &&
           topic.regex.test(item.review.text.slice(s.start, s.end)),
       );
       if (span) return toQuote(item.review, judgement.aspect, span, permalink);
