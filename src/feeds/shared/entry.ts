@@ -4,12 +4,11 @@ import type { Review } from "../../schemas/review.ts";
 import { escapeHtml, textToHtml } from "../../site/html.ts";
 import { stars } from "../../site/render/review-article.ts";
 import { rfc3339 } from "../../site/time.ts";
-import { VERIFICATION_METHODS } from "../../site/verification/methods.ts";
 import type { SiteUrls } from "../../site/urls.ts";
+import { VERIFICATION_METHODS } from "../../site/verification/methods.ts";
 
 /** Number of reviews in each feed (the spec's "50 newest"). */
 export const FEED_SIZE = 50;
-
 
 /** What both feed formats say about one review, computed once. */
 export interface FeedEntry {

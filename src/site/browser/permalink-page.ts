@@ -69,12 +69,16 @@ export function permalinkPage(dataset: Dataset, urls: SiteUrls, index: number): 
   const related = [
     ...review.services.flatMap((id) =>
       serviceNames.has(id)
-        ? [`<li><a href="${listingPath({ kind: "service", value: id })}">More reviews of ${h(serviceNames.get(id) ?? id)}</a></li>`]
+        ? [
+            `<li><a href="${listingPath({ kind: "service", value: id })}">More reviews of ${h(serviceNames.get(id) ?? id)}</a></li>`,
+          ]
         : [],
     ),
     ...review.technicians.flatMap((name) => {
       const id = technicianIds.get(name);
-      return id ? [`<li><a href="${listingPath({ kind: "technician", value: id })}">More jobs by ${h(name)}</a></li>`] : [];
+      return id
+        ? [`<li><a href="${listingPath({ kind: "technician", value: id })}">More jobs by ${h(name)}</a></li>`]
+        : [];
     }),
     `<li><a href="/reviews/">All reviews</a></li>`,
     `<li><a href="${VERIFIED_PAGE}">How reviews are verified</a></li>`,

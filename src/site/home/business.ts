@@ -1,4 +1,3 @@
-
 const DAY_NAMES: Record<string, string> = {
   Mo: "Mon",
   Tu: "Tue",
