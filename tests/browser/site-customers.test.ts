@@ -129,7 +129,8 @@ describe("the review browser", () => {
     await page.locator("#review-reset").click();
     expect(await page.locator("h1").textContent()).toContain("All reviews");
     expect(await page.locator("#review-pager").isVisible()).toBe(true);
-    expect(problems).toEqual([]);
+    // A search superseded by the next one is aborted on purpose.
+    expect(problems.filter((p) => !p.endsWith("net::ERR_ABORTED"))).toEqual([]);
     await page.close();
   });
 
