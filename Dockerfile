@@ -14,6 +14,8 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 ENV ASTRO_TELEMETRY_DISABLED=1
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false
+# Liberation Sans: the only font of the social cards (og:image) the build renders.
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-liberation && rm -rf /var/lib/apt/lists/*
 # `npm ci`: exactly the versions the committed lockfile pins (it records every platform's packages).
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts

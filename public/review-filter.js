@@ -10,13 +10,22 @@
   const businessName = root.dataset.businessName || "";
   const pager = document.getElementById("review-pager");
   const summary = document.getElementById("review-summary");
+  const heading = root.querySelector("h1");
+  const staticHeading = heading ? heading.innerHTML : "";
   const reduceMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)");
-  const FIELDS = ["rating", "technician", "service", "query"];
+  const FIELDS = ["rating", "technician", "service", "query", "sort"];
   const API_NAMES = {
     rating: "rating",
     technician: "mentions_technician",
     service: "mentions_service",
     query: "query",
+    sort: "sort",
+  };
+  const MONTHS = "January February March April May June July August September October November December".split(" ");
+  const METHODS = {
+    job_record: "matched to a job record",
+    invoice: "matched to an invoice",
+    invitation: "invited after the job",
   };
 
   // Element helper: text only ever goes through textContent, never innerHTML.
@@ -35,13 +44,21 @@
       .filter((p) => p.length > 0)
       .map((p) => el("p", null, p));
   }
+  // "2026-11-03" -> "November 3, 2026", as src/site/home/dates.ts writes it.
   function time(date) {
-    return el("time", { datetime: date }, date);
+    const [year, month, day] = date.split("-");
+    return el("time", { datetime: date }, `${MONTHS[Number(month) - 1]} ${Number(day)}, ${year}`);
   }
   function article(review) {
     const stars = "★".repeat(review.rating) + "☆".repeat(5 - review.rating);
     const author = review.author.name + (review.author.locality ? `, ${review.author.locality}` : "");
-    const meta = el("p", { class: "meta" }, `${author} · `, time(review.date), " · verified");
+    const method = review.verification.method;
+    const verified = el(
+      "a",
+      { class: "verified", href: `/verified/#${method.replace("_", "-")}` },
+      `Verified: ${METHODS[method] || method}`,
+    );
+    const meta = el("p", { class: "meta" }, `${author} · `, time(review.date), " · ", verified);
     if (review.technicians.length > 0) meta.append(` · ${review.technicians.join(", ")}`);
     const node = el(
       "article",
@@ -58,11 +75,11 @@
         ),
       ),
       meta,
-      ...paragraphs(review.text),
+      ...paragraphs(review.text || ""),
     );
     if (review.response) {
       const head = el("p", { class: "meta" }, `Response from ${businessName}, `, time(review.response.date));
-      node.append(el("blockquote", null, head, ...paragraphs(review.response.text)));
+      node.append(el("blockquote", { class: "reply" }, head, ...paragraphs(review.response.text)));
     }
     return node;
   }
@@ -72,9 +89,9 @@
     const links = document.querySelectorAll(`#review-filters a[data-filter-kind="${kind}"]`);
     return Array.from(links, (a) => [a.dataset.filterValue, a.dataset.filterLabel]);
   }
-  function select(name, label, choices) {
+  function select(name, label, choices, any = true) {
     const id = `review-filter-${name}`;
-    const field = el("select", { id, name }, el("option", { value: "" }, "Any"));
+    const field = el("select", { id, name }, ...(any ? [el("option", { value: "" }, "Any")] : []));
     for (const [value, text] of choices) field.append(el("option", { value }, text));
     return el("div", { class: "field" }, el("label", { for: id }, label), field);
   }
@@ -85,6 +102,17 @@
     select("rating", "Rating", options("rating")),
     select("technician", "Technician", options("technician")),
     select("service", "Service", options("service")),
+    select(
+      "sort",
+      "Order",
+      [
+        ["newest", "Newest first"],
+        ["oldest", "Oldest first"],
+        ["highest", "Highest rated"],
+        ["lowest", "Lowest rated"],
+      ],
+      false,
+    ),
     el(
       "div",
       { class: "field" },
@@ -106,13 +134,14 @@
     const picked = {};
     for (const name of FIELDS) {
       const value = String(data.get(name) || "").trim();
-      if (value) picked[name] = value;
+      // Newest first is the static listings' order: choosing it alone is no search.
+      if (value && !(name === "sort" && value === "newest")) picked[name] = value;
     }
     return picked;
   }
   function describe(picked) {
     const parts = [];
-    for (const name of ["rating", "technician", "service"]) {
+    for (const name of ["rating", "technician", "service", "sort"]) {
       const field = form.elements.namedItem(name);
       if (picked[name]) parts.push(field.options[field.selectedIndex].text);
     }
@@ -130,6 +159,7 @@
     list.dataset.source = "static";
     if (pager) pager.hidden = false;
     if (summary) summary.hidden = false;
+    if (heading) heading.innerHTML = staticHeading;
     more.hidden = true;
     reset.hidden = true;
     status.textContent = "";
@@ -163,6 +193,7 @@
       reset.hidden = false;
       if (pager) pager.hidden = true;
       if (summary) summary.hidden = true;
+      if (heading) heading.textContent = `Reviews: ${describe(picked) || "all"}`;
       const shown = list.querySelectorAll("article.review").length;
       status.textContent = `${body.total} ${body.total === 1 ? "review matches" : "reviews match"} ${describe(picked)}; showing ${shown}.`;
       setState("results");
@@ -172,6 +203,11 @@
     } catch (error) {
       if (error.name === "AbortError") return;
       status.textContent = `Search failed: ${error.message || "the search service did not answer"}. The links above still work.`;
+      // The list under the message is still the static page's, with its own heading and pager.
+      list.replaceChildren(...staticNodes);
+      if (pager) pager.hidden = false;
+      if (summary) summary.hidden = false;
+      if (heading) heading.innerHTML = staticHeading;
       setState("error");
     }
   }

@@ -45,6 +45,20 @@ describe("the human API page", () => {
     expect(page).toContain(`<link rel="canonical" href="${SITE}/api/">`);
   });
 
+  it("opens with contents linking to every operation, fills every Type cell and shows no literal Markdown", () => {
+    const contents = /<nav class="card toc" id="contents"[\s\S]*?<\/nav>/.exec(page)?.[0] ?? "";
+    const anchors = [...contents.matchAll(/href="#([^"]+)"/g)].map((m) => m[1] as string);
+    expect(anchors.length).toBe(examples.length);
+    for (const anchor of anchors) expect(page).toContain(`<section id="${anchor}">`);
+    const cells = [
+      ...page.matchAll(/<tr><td><code>[^<]+<\/code><\/td><td>[^<]*<\/td><td>(?:yes|no)<\/td><td>([^<]*)<\/td>/g),
+    ];
+    expect(cells.length).toBeGreaterThan(10);
+    for (const cell of cells) expect(cell[1], cell[0]).not.toBe("");
+    const prose = page.replace(/<pre>[\s\S]*?<\/pre>/g, "");
+    expect(prose).not.toMatch(/`|\*\*/);
+  });
+
   it("shows for every GET the answer the service really gives", async () => {
     for (const example of examples.filter((e) => e.operation.startsWith("GET "))) {
       expect(example.curl).toBe(`curl -s '${SITE}${example.request}'`);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { type Dataset, latestChange, reviewLastChanged } from "../data/dataset.ts";
+import { type Dataset, latestChange } from "../data/dataset.ts";
 import type { BuildManifest, ManifestEntry } from "../schemas/manifest.ts";
 import { httpDate } from "../site/time.ts";
 import { contentTypeFor } from "./content-types.ts";
@@ -37,19 +37,18 @@ export function urlPathOf(file: string): string {
 }
 
 /**
- * Last-Modified comes from the data, never from the clock, so rebuilds are byte-identical: a review's
- * permalink page changes with that review; every other document with the latest change in the data.
+ * Last-Modified comes from the data, never from the clock, so rebuilds are byte-identical: a removed
+ * review's page changes on its removal date; every other document, permalink pages included (they
+ * show the business's rating), with the latest change in the data.
  */
 function lastModifiedDates(dataset: Dataset): (urlPath: string) => string | undefined {
   const permalink = /^\/reviews\/([^/]+)\/$/;
-  const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
   const removed = new Map(dataset.removed.map((r) => [r.id, r.removed]));
   const overall = latestChange(dataset.reviews);
   return (urlPath) => {
     const match = permalink.exec(urlPath);
     const id = match?.[1] ? decodeURIComponent(match[1]) : undefined;
-    const review = id ? byId.get(id) : undefined;
-    return review ? reviewLastChanged(review) : ((id && removed.get(id)) ?? overall);
+    return (id && removed.get(id)) ?? overall;
   };
 }
 

@@ -1,4 +1,3 @@
-import { escapeHtml as h } from "../../site/html.ts";
 import type { SiteUrls } from "../../site/urls.ts";
 import type { ApiExample } from "./examples.ts";
 
@@ -17,11 +16,61 @@ function exampleBody(example: ApiExample): string {
   return lines.length > MAX_LINES ? `${lines.slice(0, MAX_LINES).join("\n")}\n…` : text;
 }
 
+interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  default?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+}
+
 interface Operation {
   summary?: string;
   description?: string;
-  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: { type?: string } }[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: JsonSchema }[];
   responses?: Record<string, { description?: string }>;
+}
+
+interface OpenApi {
+  paths: Record<string, object>;
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+
+/**
+ * A parameter's type as a reader wants it: `$ref`s resolved, ranges and enums spelled out
+ * ("integer, 1 to 5", "newest, oldest, highest or lowest", "date, YYYY-MM-DD").
+ */
+export function typeText(schema: JsonSchema | undefined, components: Record<string, JsonSchema> = {}): string {
+  if (!schema) return "";
+  const resolved = schema.$ref ? { ...components[schema.$ref.split("/").pop() ?? ""], ...schema } : schema;
+  const alternatives = resolved.anyOf ?? resolved.oneOf;
+  if (alternatives) return alternatives.map((s) => typeText(s, components)).join(" or ");
+  if (resolved.enum) {
+    const values = resolved.enum.map(String);
+    return values.length === 1 ? (values[0] ?? "") : `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+  }
+  const type = Array.isArray(resolved.type) ? resolved.type.join(" or ") : (resolved.type ?? "");
+  if (resolved.format === "date" || resolved.pattern === "^\\d{4}-\\d{2}-\\d{2}$")
+    return `${type || "string"} (date, YYYY-MM-DD)`;
+  if (resolved.minimum !== undefined && resolved.maximum !== undefined) {
+    return `${type}, ${resolved.minimum} to ${resolved.maximum}`;
+  }
+  return type;
+}
+
+export interface ApiOperationView {
+  id: string;
+  operation: string;
+  summary: string;
+  description: string;
+  parameters: { name: string; in: string; required: boolean; type: string; description: string }[];
+  responses: { status: string; description: string }[];
+  example?: { curl: string; status: number; contentType: string; body: string } | undefined;
 }
 
 const anchorOf = (operation: string) =>
@@ -32,61 +81,55 @@ const anchorOf = (operation: string) =>
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-|-$/g, "");
 
-function parametersTable(parameters: NonNullable<Operation["parameters"]>): string {
-  if (parameters.length === 0) return "";
-  const rows = parameters.map(
-    (p) =>
-      `<tr><td><code>${h(p.name)}</code></td><td>${h(p.in)}</td><td>${p.required ? "yes" : "no"}</td>` +
-      `<td>${h(p.schema?.type ?? "")}</td><td>${h(p.description ?? "")}</td></tr>`,
-  );
-  return `<table><thead><tr><th>Parameter</th><th>In</th><th>Required</th><th>Type</th><th>Meaning</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
-}
-
-function operationSection(operation: string, spec: Operation, example: ApiExample | undefined): string {
-  const responses = Object.entries(spec.responses ?? {})
-    .map(([status, r]) => `<li><code>${h(status)}</code> ${h(r.description ?? "")}</li>`)
-    .join("");
-  const sample = example
-    ? `<h4>Example request</h4><pre><code>${h(example.curl)}</code></pre>` +
-      `<h4>Example response: ${example.status}, <code>${h(example.contentType)}</code></h4>` +
-      `<pre><code>${h(exampleBody(example))}</code></pre>`
-    : "";
-  return (
-    `<section id="${anchorOf(operation)}"><h3><code>${h(operation)}</code>: ${h(spec.summary ?? "")}</h3>` +
-    `<p>${h(spec.description ?? "")}</p>${parametersTable(spec.parameters ?? [])}` +
-    `<h4>Responses</h4><ul>${responses}</ul>${sample}</section>`
-  );
-}
-
 /**
- * The body of the human API page: every operation of the OpenAPI description with its parameters,
- * responses and a worked example. Long example bodies show arrays with their first element only.
+ * What the human API page shows (src/pages/api/index.astro renders it): every operation of the
+ * OpenAPI description with its parameters, responses and a worked example, and the discovery links.
+ * Long example bodies show arrays with their first element only.
  */
-export function apiPageHtml(
-  openapi: { paths: Record<string, object> },
-  examples: readonly ApiExample[],
-  urls: SiteUrls,
-) {
+export function apiPageModel(openapi: OpenApi, examples: readonly ApiExample[], urls: SiteUrls) {
   const byOperation = new Map(examples.map((e) => [e.operation, e]));
-  const sections: string[] = [];
+  const components = openapi.components?.schemas ?? {};
+  const operations: ApiOperationView[] = [];
   for (const [path, methods] of Object.entries(openapi.paths)) {
     for (const [method, spec] of Object.entries(methods as Record<string, Operation>)) {
       const operation = `${method.toUpperCase()} ${path}`;
-      sections.push(operationSection(operation, spec, byOperation.get(operation)));
+      const example = byOperation.get(operation);
+      operations.push({
+        id: anchorOf(operation),
+        operation,
+        summary: spec.summary ?? "",
+        description: spec.description ?? "",
+        parameters: (spec.parameters ?? []).map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required === true,
+          type: typeText(p.schema, components),
+          description: p.description ?? "",
+        })),
+        responses: Object.entries(spec.responses ?? {}).map(([status, r]) => ({
+          status,
+          description: r.description ?? "",
+        })),
+        example: example && {
+          curl: example.curl,
+          status: example.status,
+          contentType: example.contentType,
+          body: exampleBody(example),
+        },
+      });
     }
   }
-  const discovery = [
+  const discovery: [string, string][] = [
     [urls.openapi, "OpenAPI 3.1 description (the source of this page)"],
     [urls.apiCatalog, "API catalog (RFC 9727 linkset)"],
     [urls.serverCard, "MCP server card: tools with their JSON Schemas, prompts"],
     [urls.llmsTxt, "llms.txt: the service in Markdown, for language models"],
     [urls.sitemap, "Sitemap of every page"],
-  ]
-    .map(([href, text]) => `<li><a href="${h(href ?? "")}">${h(text ?? "")}</a></li>`)
-    .join("");
-  return (
-    `<h1>API</h1><p>Every endpoint is public and read-only: no key, account or token. ` +
-    `Examples are real answers for the data of this build; long arrays are cut to their first element.</p>` +
-    `<ul>${discovery}</ul><h2>Endpoints</h2>${sections.join("")}`
-  );
+  ];
+  return { operations, discovery };
+}
+
+/** Inline Markdown of OpenAPI descriptions (`code` only) as text and code parts, for the page to render. */
+export function inlineCode(text: string): { code: boolean; text: string }[] {
+  return text.split("`").map((part, i) => ({ code: i % 2 === 1, text: part }));
 }

@@ -7,9 +7,12 @@ export const PROXIED_LOCATIONS = ["^~ /api/reviews/", "^~ /api/websub/", "= /mcp
 // biome-ignore lint/suspicious/noTemplateCurlyInString: nginx's variable syntax, not a template.
 const TRY_FILES = "    try_files $uri ${uri}index.html =404;";
 
+/** A value in nginx quotes: single, or double where it holds single quotes (a CSP's 'none'). */
 function quoted(value: string): string {
-  if (/['$\\]/.test(value)) throw new Error(`cannot quote ${value} for nginx`);
-  return `'${value}'`;
+  if (/[$\\]/.test(value) || (value.includes("'") && value.includes('"'))) {
+    throw new Error(`cannot quote ${value} for nginx`);
+  }
+  return value.includes("'") ? `"${value}"` : `'${value}'`;
 }
 
 function location(rule: HeaderRule, common: Record<string, string>): string {

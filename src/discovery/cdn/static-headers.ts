@@ -22,6 +22,24 @@ function cacheControl(path: string, contentType: string): string {
 }
 
 /**
+ * Framing: the review widget at /embed/ may be framed by any site (README, "Embedding") and loads
+ * only its own stylesheet and script; every other page may not be framed at all. The badge SVG runs
+ * nothing and loads nothing, whether shown in an <img> or opened on its own.
+ */
+export const EMBED_PATH = "/embed/";
+const EMBED_CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+const PAGE_CSP = "frame-ancestors 'none'";
+const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
+
+function securityHeaders(path: string, contentType: string): Record<string, string> {
+  if (path === EMBED_PATH) return { "Content-Security-Policy": EMBED_CSP };
+  if (contentType.startsWith("text/html")) return { "Content-Security-Policy": PAGE_CSP, "X-Frame-Options": "DENY" };
+  if (contentType.startsWith("image/svg+xml")) return { "Content-Security-Policy": SVG_CSP };
+  return {};
+}
+
+/**
  * The headers of a published file that depend on its path and type only, without validators: the
  * sidecar adds ETag and Last-Modified from the manifest, while a CDN computes its own. The sidecar,
  * `_headers` and the nginx example are all derived from this one function, so they cannot disagree.
@@ -34,6 +52,7 @@ export function fileHeaders(path: string, contentType: string, urls: SiteUrls): 
     "Content-Type": contentType,
     "Cache-Control": cacheControl(path, contentType),
     ...COMMON_HEADERS,
+    ...securityHeaders(path, contentType),
     Link: link,
   };
 }

@@ -5,15 +5,10 @@ import { escapeHtml, textToHtml } from "../../site/html.ts";
 import { stars } from "../../site/render/review-article.ts";
 import { rfc3339 } from "../../site/time.ts";
 import type { SiteUrls } from "../../site/urls.ts";
+import { VERIFICATION_METHODS } from "../../site/verification/methods.ts";
 
 /** Number of reviews in each feed (the spec's "50 newest"). */
 export const FEED_SIZE = 50;
-
-const VERIFICATION_LABEL: Record<Review["verification"]["method"], string> = {
-  job_record: "matched to a job record",
-  invoice: "matched to an invoice",
-  invitation: "invited after the job",
-};
 
 /** What both feed formats say about one review, computed once. */
 export interface FeedEntry {
@@ -74,7 +69,7 @@ export function buildFeedEntry(dataset: Dataset, urls: SiteUrls, review: Review)
   const { services, area } = catalogueNames(business, review);
   const facts = [
     `${review.rating} of 5 stars`,
-    `verified review (${VERIFICATION_LABEL[review.verification.method]})`,
+    `verified review (${VERIFICATION_METHODS[review.verification.method].label})`,
     review.technicians.length > 0 ? `technician: ${review.technicians.join(", ")}` : undefined,
     services.length > 0 ? `service: ${services.join(", ")}` : undefined,
     area,

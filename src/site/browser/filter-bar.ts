@@ -31,6 +31,8 @@ export function filterBarHtml(listings: Listings, current: Listing, firstPage: b
     .join("");
   return (
     `<nav class="filters" id="review-filters" aria-label="Filter reviews">` +
+    // Static pages hold one filter each: the counts say what each link leads to, not a combination.
+    `<p class="meta">One filter at a time; each count is that listing's total.</p>` +
     `<ul class="filter-all">${option(listings.all, current, firstPage)}</ul>${groups}</nav>`
   );
 }

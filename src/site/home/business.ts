@@ -1,7 +1,3 @@
-import type { Business } from "../../schemas/business.ts";
-import { listingPath } from "../browser/listings.ts";
-import { escapeHtml as h } from "../html.ts";
-
 const DAY_NAMES: Record<string, string> = {
   Mo: "Mon",
   Tu: "Tue",
@@ -44,30 +40,4 @@ export function displayDays(days: readonly string[]): string {
       return run.length === 2 ? `${first}, ${last}` : `${first}–${last}`;
     })
     .join(", ");
-}
-
-/** The business header of the home page: who, how to call, where, when, and the licence. */
-export function businessHeaderHtml(business: Business, rating: string): string {
-  const { address } = business;
-  const hours = business.opening_hours
-    .map((o) => `<li>${displayDays(o.days)} <span>${displayTime(o.opens)}–${displayTime(o.closes)}</span></li>`)
-    .join("");
-  const areas = business.service_areas
-    .map((area) => `<li><a href="${listingPath({ kind: "area", value: area.id })}">${h(area.name)}</a></li>`)
-    .join("");
-  const phone = displayPhone(business.telephone);
-  return (
-    `<section class="hero" aria-labelledby="business-name"><div class="hero-text">` +
-    `<p class="eyebrow">Verified customer reviews</p><h1 id="business-name">${h(business.name)}</h1>` +
-    `<p class="lede">${h(business.description)}</p>${rating}` +
-    `<p class="cta"><a class="button" href="tel:${h(business.telephone)}">Call ${h(phone)}</a>` +
-    (business.emergency_service ? ` <span class="emergency">${h(business.emergency_service)}</span>` : "") +
-    `</p></div><dl class="facts">` +
-    `<div><dt>Phone</dt><dd><a href="tel:${h(business.telephone)}">${h(phone)}</a></dd></div>` +
-    `<div><dt>Licence</dt><dd>${h(business.licence_number)}</dd></div>` +
-    `<div><dt>Address</dt><dd>${h(address.street_address)}<br>${h(address.locality)}, ${h(address.region)} ${h(address.postal_code)}</dd></div>` +
-    `<div><dt>Opening hours</dt><dd><ul class="plain">${hours}</ul></dd></div>` +
-    `<div class="wide"><dt>Areas served</dt><dd><ul class="inline-list">${areas}</ul></dd></div>` +
-    `</dl></section>`
-  );
 }

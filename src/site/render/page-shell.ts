@@ -11,6 +11,8 @@ export interface ShellOptions {
   head?: string | undefined;
   /** Open Graph type: "website" (default) or "article" for a page about one review. */
   ogType?: "website" | "article" | undefined;
+  /** Site path of the page's social card (a PNG the build generates), for og:image. */
+  ogImage?: string | undefined;
 }
 
 /** The site navigation: label and URL path. The current section is marked with aria-current. */
@@ -44,7 +46,7 @@ function navHtml(urls: SiteUrls, current: string): string {
  * links (canonical, feeds, Open Graph), a skip link, the site header and navigation, the footer.
  */
 export function pageShell(options: ShellOptions): { start: string; end: string } {
-  const { title, description, canonical, businessName, urls, head = "", ogType = "website" } = options;
+  const { title, description, canonical, businessName, urls, head = "", ogType = "website", ogImage } = options;
   const current = pathOf(canonical, urls);
   const start =
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
@@ -54,6 +56,10 @@ export function pageShell(options: ShellOptions): { start: string; end: string }
     `<meta property="og:type" content="${ogType}"><meta property="og:site_name" content="${h(businessName)}">` +
     `<meta property="og:title" content="${h(title)}"><meta property="og:url" content="${h(canonical)}">` +
     `<meta property="og:description" content="${h(description ?? title)}">` +
+    (ogImage
+      ? `<meta property="og:image" content="${h(urls.base + ogImage)}"><meta property="og:image:width" content="1200">` +
+        `<meta property="og:image:height" content="630"><meta name="twitter:card" content="summary_large_image">`
+      : "") +
     `<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/site.css">` +
     `<link rel="alternate" type="application/atom+xml" title="Reviews (Atom)" href="${h(urls.atomFeed)}">` +
     `<link rel="alternate" type="application/feed+json" title="Reviews (JSON Feed)" href="${h(urls.jsonFeed)}">` +
@@ -64,6 +70,6 @@ export function pageShell(options: ShellOptions): { start: string; end: string }
     `</main><footer class="site-footer"><div class="wrap"><p>Verified customer reviews of ${h(businessName)}.</p>` +
     `<p>Documents: <a href="/reviews.json">reviews.json</a> · <a href="/insights.json">insights.json</a> · ` +
     `<a href="/api/feed.json">JSON Feed</a> · <a href="/feed.xml">Atom feed</a> · <a href="/openapi.json">OpenAPI</a> · ` +
-    `<a href="/llms.txt">llms.txt</a></p></div></footer></body></html>`;
+    `<a href="/llms.txt">llms.txt</a> · <a href="/verified/">How reviews are verified</a> · <a href="/embed/">Badge and widget</a></p></div></footer></body></html>`;
   return { start, end };
 }

@@ -1,0 +1,11 @@
+import type { APIRoute } from "astro";
+import { buildContext } from "../build/context.ts";
+import { aggregateRating } from "../documents/aggregate.ts";
+import { badgeSvg } from "../site/badge/badge-svg.ts";
+
+export const GET: APIRoute = () => {
+  const { dataset } = buildContext();
+  return new Response(badgeSvg(dataset.business.name, aggregateRating(dataset.reviews), "light"), {
+    headers: { "Content-Type": "image/svg+xml" },
+  });
+};
