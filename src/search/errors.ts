@@ -21,13 +21,11 @@ export class InvalidRequestError extends Error {
   readonly unlisted: number;
 
   constructor(issues: readonly ValidationIssue[], unlisted = 0) {
-    const listed = issues
-      .slice(0, MAX_LISTED_ISSUES)
-      .map((issue) => ({
-        path: clip(issue.path, MAX_PATH),
-        code: issue.code,
-        message: clip(issue.message, MAX_MESSAGE),
-      }));
+    const listed = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => ({
+      path: clip(issue.path, MAX_PATH),
+      code: issue.code,
+      message: clip(issue.message, MAX_MESSAGE),
+    }));
     const more = unlisted + Math.max(0, issues.length - listed.length);
     const text = listed.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
     super(more > 0 ? `${text}; and ${more} more` : text);
