@@ -12,13 +12,13 @@ import { siteUrls } from "../src/site/urls.ts";
  * files, placeholders, the figures editor text states), then the drafts and what each lacks.
  * Problems fail (the build would fail on them too); warnings are for the editor and pass, as in the build.
  */
-function main(): number {
+async function main(): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ options: { data: { type: "string" } }, allowPositionals: true });
     const config = parseConfig();
     const dir = values.data ?? positionals[0] ?? config.DATA_DIR;
     const dataset = loadDataset(dir);
-    const { warnings } = computeInsights({
+    const { warnings } = await computeInsights({
       root: process.cwd(),
       dataDir: dir,
       dataset,
@@ -43,4 +43,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();

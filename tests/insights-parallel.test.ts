@@ -44,13 +44,13 @@ function singleThreaded(): string {
 }
 
 describe("per-review step on a worker thread", () => {
-  it("gives the single-threaded entries, in order, and the same result for a text analysed afterwards", () => {
+  it("gives the single-threaded entries, in order, and the same result for a text analysed afterwards", async () => {
     const { lexicon } = loadLexicon();
     const analyzer = createAnalyzer(lexicon);
     const catalogue = JSON.parse(readFileSync("data/insights/topics.json", "utf8"));
     const opinion = compileTopics(catalogue);
     const cut = Math.round(texts.length * 0.4);
-    const { entries, worker } = analyseWithWorker(
+    const { entries, worker } = await analyseWithWorker(
       texts,
       ratings,
       { lexicon, modelRoot: ".", topics: catalogue, cut },

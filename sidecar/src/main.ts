@@ -1,7 +1,6 @@
 import type { Server } from "node:http";
 import { enableCompileCache } from "node:module";
 import type { Logger } from "pino";
-import { MCP_REVISIONS } from "../../src/mcp/protocol.ts";
 import type { Config } from "../../src/schemas/config.ts";
 import type { BundleStore as Store } from "./bundle/bundle-store.ts";
 import type { createHub as CreateHub } from "./hub/create-hub.ts";
@@ -22,6 +21,7 @@ const [
   { createSidecarServer },
   { SiteUrlMismatchError },
   { connectSharedState },
+  { startupBanner },
 ] = await Promise.all([
   import("node:timers/promises"),
   import("./logging/create-logger.ts"),
@@ -34,27 +34,18 @@ const [
   import("./server.ts"),
   import("../../src/build/built-for.ts"),
   import("./database/shared-state.ts"),
+  import("./banner.ts"),
 ]);
 
 function describe(config: Config, store: Store, port: number): string {
-  const local = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
-  const lines = [`Reviews service listening on ${local} (public URL ${config.SITE_URL})`];
-  if (config.SERVE_STATIC) {
-    lines.push(`  /                 human site (${store.current.bundle.manifest.entries.length} prerendered files)`);
-    lines.push("  /reviews.json     whole reviews dataset");
-    lines.push("  /insights.json    insights derived from the reviews");
-    lines.push("  /api/feed.json    JSON Feed 1.1, 50 newest reviews");
-    lines.push("  /feed.xml         Atom feed, 50 newest reviews");
-    lines.push("  /openapi.json     OpenAPI 3.1 description");
-  } else {
-    lines.push("  static documents are not served here (SERVE_STATIC=false): deploy dist/ to a CDN");
-  }
-  lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.count} reviews`);
-  lines.push(`  /mcp              MCP server (streamable HTTP; revisions ${MCP_REVISIONS.join(", ")})`);
-  lines.push("  /api/websub/hub   WebSub hub for /feed.xml, /api/feed.json, /reviews.json");
-  lines.push("  /healthz, /readyz liveness, readiness");
-  lines.push(`  /metrics          Prometheus metrics (${config.METRICS_TOKEN ? "bearer token" : "open"})`);
-  return lines.join("\n");
+  return startupBanner({
+    local: `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`,
+    siteUrl: config.SITE_URL,
+    serveStatic: config.SERVE_STATIC,
+    files: store.current.bundle.manifest.entries.length,
+    reviews: store.current.index.count,
+    metricsToken: Boolean(config.METRICS_TOKEN),
+  });
 }
 
 /** Resolves true if `work` settles before `deadline` (epoch ms), false otherwise. */

@@ -48,6 +48,4 @@ export function siteUrls(baseUrl: string): SiteUrls {
   };
 }
 
-/** The WebSub topics: URL paths of the three documents that track the review data. */
-export const TOPIC_PATHS = ["/feed.xml", "/api/feed.json", "/reviews.json"] as const;
-export type TopicPath = (typeof TOPIC_PATHS)[number];
+export { TOPIC_PATHS, type TopicPath } from "../registry/documents.ts";

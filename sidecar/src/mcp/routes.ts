@@ -3,7 +3,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { classifyInboundRequest, createMcpHandler, type InboundHttpRequest } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
 import { rateLimit } from "express-rate-limit";
-import { PUBLISHED_DOCUMENTS } from "../../../src/mcp/protocol.ts";
+import { MCP_RESOURCE_DOCUMENTS } from "../../../src/mcp/protocol.ts";
 import type { SiteUrls } from "../../../src/site/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { type LoadedBundle, readDocument } from "../bundle/loaded-bundle.ts";
@@ -56,7 +56,7 @@ function makeContext(loaded: LoadedBundle, urls: SiteUrls): McpContext {
 
 /** The published documents whose bytes differ between two builds, as resource URIs. */
 function changedDocuments(before: LoadedBundle, after: LoadedBundle, urls: SiteUrls): string[] {
-  return PUBLISHED_DOCUMENTS.filter(
+  return MCP_RESOURCE_DOCUMENTS.filter(
     (doc) => before.bundle.entries.get(doc.path)?.sha256 !== after.bundle.entries.get(doc.path)?.sha256,
   ).map((doc) => `${urls.base}${doc.path}`);
 }

@@ -1,3 +1,4 @@
+import { documentAt } from "../../registry/documents.ts";
 import { type SiteUrls, TOPIC_PATHS } from "../../site/urls.ts";
 import { DISCOVERY_LINK } from "../links.ts";
 
@@ -10,13 +11,11 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
 };
 
-/** Discovery documents change with the code, not the data: an hour of caching costs nothing. */
-const DISCOVERY_PATHS = new Set(["/llms.txt", "/robots.txt"]);
-
 function cacheControl(path: string, contentType: string): string {
   // Astro's hashed assets never change under the same name; documents change with the data.
   if (path.startsWith("/_astro/")) return "public, max-age=31536000, immutable";
-  if (path.startsWith("/.well-known/") || DISCOVERY_PATHS.has(path)) return "public, max-age=3600";
+  // Documents that change with the code, not the data: an hour of caching costs nothing.
+  if (documentAt(path)?.cache === "code") return "public, max-age=3600";
   if (contentType.startsWith("text/html")) return "public, max-age=0, must-revalidate";
   return "public, max-age=300, must-revalidate";
 }

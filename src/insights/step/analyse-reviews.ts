@@ -42,13 +42,13 @@ export function analyseText(
  * first, on this thread and a worker; the results, the order and the cache's contents are those of
  * the single-threaded path. Cached reviews never go to the worker.
  */
-export function analyseReviews(
+export async function analyseReviews(
   reviews: readonly Review[],
   analyzer: ReviewAnalyzer,
   cache: AnalysisCache,
   catalogue: TopicCatalogue,
   parallel?: ParallelOptions,
-): { items: AnalysedReview[]; analysed: number } {
+): Promise<{ items: AnalysedReview[]; analysed: number }> {
   const topics = compileTopics(catalogue);
   const keys = reviews.map((review) => cache.key(review.text, review.rating));
   let fresh: Map<string, Encoded> | undefined;
@@ -61,7 +61,7 @@ export function analyseReviews(
     });
     if (pending.size > parallel.minimum) {
       const list = [...pending.values()];
-      const { entries } = analyseWithWorker(
+      const { entries } = await analyseWithWorker(
         list.map((r) => r.text),
         list.map((r) => r.rating),
         { lexicon: parallel.lexicon, modelRoot: parallel.modelRoot, topics: catalogue },

@@ -61,7 +61,7 @@ const since = (start: number) => (performance.now() - start) / 1000;
  * cache has not seen, and builds the document. Throws DataValidationError (nothing written yet)
  * when an editor file is malformed; what the figures contradict is a warning, never a failure.
  */
-export function computeInsights(options: InsightsStepOptions): InsightsStepResult {
+export async function computeInsights(options: InsightsStepOptions): Promise<InsightsStepResult> {
   let phase = performance.now();
   const { business } = options.dataset;
   // Rating-only reviews have no words to analyse.
@@ -78,7 +78,7 @@ export function computeInsights(options: InsightsStepOptions): InsightsStepResul
   const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}|${model.hash}|${topicsHash}`);
   const threads = options.wrapAnalyzer ? 1 : (options.workers?.threads ?? Math.min(2, availableParallelism()));
   const minimum = options.workers?.minimum ?? WORKER_MINIMUM;
-  const { items, analysed } = analyseReviews(reviews, analyzer, cache, editor.topics, {
+  const { items, analysed } = await analyseReviews(reviews, analyzer, cache, editor.topics, {
     lexicon,
     modelRoot: options.root,
     threads,
