@@ -6,8 +6,8 @@ import { DISCOVERY_LINK } from "../../../src/discovery/links.ts";
  * API catalog (RFC 8288, RFC 9727); published files replace it with their own Link, which includes
  * the same two links.
  */
-export const COMMON_HEADERS: Readonly<Record<string, string>> = { Link: DISCOVERY_LINK };
+export const ANSWER_HEADERS: Readonly<Record<string, string>> = { Link: DISCOVERY_LINK };
 
-export function setCommonHeaders(res: ServerResponse): void {
-  for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
+export function setAnswerHeaders(res: ServerResponse): void {
+  for (const [name, value] of Object.entries(ANSWER_HEADERS)) res.setHeader(name, value);
 }

@@ -1,5 +1,5 @@
 import type { SiteUrls } from "../../site/urls.ts";
-import { COMMON_HEADERS, fileHeaders } from "./static-headers.ts";
+import { EVERY_FILE_HEADERS, fileHeaders } from "./static-headers.ts";
 
 /** One block of a `_headers` file: a path or a `prefix*` pattern, and the headers it sets. */
 export interface HeaderRule {
@@ -20,7 +20,7 @@ interface Item {
 
 function specificHeaders(file: PublishedFile, urls: SiteUrls): Record<string, string> {
   const headers = fileHeaders(file.path, file.content_type, urls);
-  for (const name of Object.keys(COMMON_HEADERS)) delete headers[name];
+  for (const name of Object.keys(EVERY_FILE_HEADERS)) delete headers[name];
   return headers;
 }
 
@@ -60,7 +60,7 @@ export function headerRules(files: readonly PublishedFile[], urls: SiteUrls): He
       const headers = specificHeaders(file, urls);
       return { path: file.path, headers, key: JSON.stringify(headers) };
     });
-  const rules: HeaderRule[] = [{ pattern: "/*", headers: { ...COMMON_HEADERS } }];
+  const rules: HeaderRule[] = [{ pattern: "/*", headers: { ...EVERY_FILE_HEADERS } }];
   // The home page is the folder "/" itself; it gets an exact rule like any other file at the root.
   folderRules("/", items, rules);
   return rules;

@@ -5,7 +5,7 @@ import { DISCOVERY_LINK } from "../links.ts";
 const TOPICS = new Set<string>(TOPIC_PATHS);
 
 /** Headers every published file gets, whatever its type: a CDN config sets them once for `/*`. */
-export const COMMON_HEADERS: Readonly<Record<string, string>> = {
+export const EVERY_FILE_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": "ETag, Last-Modified, Link",
   "X-Content-Type-Options": "nosniff",
@@ -32,7 +32,7 @@ export function fileHeaders(path: string, contentType: string, urls: SiteUrls): 
   return {
     "Content-Type": contentType,
     "Cache-Control": cacheControl(path, contentType),
-    ...COMMON_HEADERS,
+    ...EVERY_FILE_HEADERS,
     Link: link,
   };
 }

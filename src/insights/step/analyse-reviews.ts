@@ -6,7 +6,7 @@ import { AnalysedReview } from "../analysed-review.ts";
 import type { AnalysisCache } from "../cache/analysis-cache.ts";
 import { type Encoded, encode } from "../cache/codec.ts";
 import { type CompiledTopic, compileTopics, matchTopics } from "../topics/match-topics.ts";
-import { analyseWithWorker } from "./parallel.ts";
+import { analyzeWithWorker } from "./parallel.ts";
 
 /** What the step needs of the analyser (src/insights/analysis). */
 export interface ReviewAnalyzer {
@@ -25,7 +25,7 @@ export interface ParallelOptions {
 }
 
 /** The whole per-review step for one text: the analysis and the topics its judged clauses speak to. */
-export function analyseText(
+export function analyzeText(
   analyzer: ReviewAnalyzer,
   text: string,
   rating: number,
@@ -42,7 +42,7 @@ export function analyseText(
  * first, on this thread and a worker; the results, the order and the cache's contents are those of
  * the single-threaded path. Cached reviews never go to the worker.
  */
-export async function analyseReviews(
+export async function analyzeReviews(
   reviews: readonly Review[],
   analyzer: ReviewAnalyzer,
   cache: AnalysisCache,
@@ -61,11 +61,11 @@ export async function analyseReviews(
     });
     if (pending.size > parallel.minimum) {
       const list = [...pending.values()];
-      const { entries } = await analyseWithWorker(
+      const { entries } = await analyzeWithWorker(
         list.map((r) => r.text),
         list.map((r) => r.rating),
         { lexicon: parallel.lexicon, modelRoot: parallel.modelRoot, topics: catalogue },
-        (text, rating) => analyseText(analyzer, text, rating, topics),
+        (text, rating) => analyzeText(analyzer, text, rating, topics),
       );
       fresh = new Map([...pending.keys()].map((key, i) => [key, entries[i] as Encoded]));
     }
@@ -75,7 +75,7 @@ export async function analyseReviews(
     const key = keys[i] as string;
     let entry = cache.get(key);
     if (!entry) {
-      entry = fresh?.get(key) ?? analyseText(analyzer, review.text, review.rating, topics);
+      entry = fresh?.get(key) ?? analyzeText(analyzer, review.text, review.rating, topics);
       cache.set(key, entry);
       analysed += 1;
     }

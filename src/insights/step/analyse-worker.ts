@@ -10,13 +10,13 @@ const input = workerData as WorkerInput;
 let output: WorkerOutput;
 try {
   const { createAnalyzer } = await import("../analysis/analyze-review.ts");
-  const { analyseText } = await import("./analyse-reviews.ts");
+  const { analyzeText } = await import("./analyse-reviews.ts");
   const { loadModel } = await import("../model/clause-model.ts");
   const analyzer = createAnalyzer(input.lexicon, { model: loadModel(input.modelRoot) });
   const { compileTopics } = await import("../topics/match-topics.ts");
   const topics = compileTopics(input.topics);
   output = {
-    entries: input.texts.map((text, i) => analyseText(analyzer, text, input.ratings[i] as number, topics)),
+    entries: input.texts.map((text, i) => analyzeText(analyzer, text, input.ratings[i] as number, topics)),
   };
 } catch (error) {
   output = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };

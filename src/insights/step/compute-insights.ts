@@ -14,7 +14,7 @@ import { loadEditorData } from "../editor/load-editor-data.ts";
 import { loadModel } from "../model/clause-model.ts";
 import { AGGREGATION_VERSION, THRESHOLDS } from "../thresholds.ts";
 import type { TopicListing } from "../topics/rank-topics.ts";
-import { analyseReviews, type ReviewAnalyzer } from "./analyse-reviews.ts";
+import { analyzeReviews, type ReviewAnalyzer } from "./analyse-reviews.ts";
 import { sarcasmNotes } from "./sarcasm-notes.ts";
 
 export interface InsightsStepOptions {
@@ -78,7 +78,7 @@ export async function computeInsights(options: InsightsStepOptions): Promise<Ins
   const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}|${model.hash}|${topicsHash}`);
   const threads = options.wrapAnalyzer ? 1 : (options.workers?.threads ?? Math.min(2, availableParallelism()));
   const minimum = options.workers?.minimum ?? WORKER_MINIMUM;
-  const { items, analysed } = await analyseReviews(reviews, analyzer, cache, editor.topics, {
+  const { items, analysed } = await analyzeReviews(reviews, analyzer, cache, editor.topics, {
     lexicon,
     modelRoot: options.root,
     threads,

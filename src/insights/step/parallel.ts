@@ -40,7 +40,7 @@ const STARTUP_REVIEWS = 2_000;
  * takes the first share, the worker the rest. If the worker fails or does not answer in time, this
  * thread does its share.
  */
-export async function analyseWithWorker(
+export async function analyzeWithWorker(
   texts: readonly string[],
   ratings: readonly number[],
   setup: WorkerSetup,
