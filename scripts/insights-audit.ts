@@ -6,7 +6,7 @@ import { DataValidationError } from "../src/data/problems.ts";
 import { auditSheet, drawSample } from "../src/insights/audit/audit-sheet.ts";
 import { publishedQuotes } from "../src/insights/audit/published-quotes.ts";
 import { computeInsights } from "../src/insights/step/compute-insights.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 
 const USAGE = "usage: npm run insights:audit -- --sample N --seed N [--out FILE.md]";
 

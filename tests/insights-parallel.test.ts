@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { createAnalyzer, loadLexicon } from "../src/insights/analysis/analyze-review.ts";
-import { analyzeText } from "../src/insights/step/analyse-reviews.ts";
+import { analyzeText } from "../src/insights/step/analyze-reviews.ts";
 import { analyzeWithWorker } from "../src/insights/step/parallel.ts";
 import { compileTopics } from "../src/insights/topics/match-topics.ts";
 
@@ -26,7 +26,7 @@ function singleThreaded(): string {
   const code = `
     import { readFileSync } from "node:fs";
     import { createAnalyzer, loadLexicon } from ${module("src/insights/analysis/analyze-review.ts")};
-    import { analyzeText } from ${module("src/insights/step/analyse-reviews.ts")};
+    import { analyzeText } from ${module("src/insights/step/analyze-reviews.ts")};
     import { compileTopics } from ${module("src/insights/topics/match-topics.ts")};
     const { texts, ratings, after } = JSON.parse(readFileSync(0, "utf8"));
     const { lexicon } = loadLexicon();

@@ -9,7 +9,7 @@ import { computeInsights } from "../src/insights/step/compute-insights.ts";
 import { concerns } from "../src/insights/summary/generate-summary.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
 import { type InsightsDocument, InsightsDocumentSchema, type Quote } from "../src/schemas/insights.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 
 const file = path.join(inject("sampleDist"), "insights.json");

@@ -11,7 +11,7 @@ import { loadDataset } from "../src/data/load-dataset.ts";
 import { compileTopics, matchTopics } from "../src/insights/topics/match-topics.ts";
 import type { Business } from "../src/schemas/business.ts";
 import { hasText, type Review } from "../src/schemas/review.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 import { listen } from "./support/http.ts";
 import { analyzer } from "./support/insights-analysis-fixture.ts";
 

@@ -1,4 +1,4 @@
-import { MCP_REVISIONS } from "../../src/mcp/protocol.ts";
+import { MCP_REVISIONS } from "../../src/mcp-catalog/protocol.ts";
 import { PUBLISHED_DOCUMENTS, SERVER_ENDPOINTS } from "../../src/registry/documents.ts";
 
 export interface BannerInput {

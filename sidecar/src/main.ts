@@ -32,7 +32,7 @@ const [
   import("./mcp/session-tokens.ts"),
   import("./metrics/metrics.ts"),
   import("./server.ts"),
-  import("../../src/build/built-for.ts"),
+  import("../../src/bundle/built-for.ts"),
   import("./database/shared-state.ts"),
   import("./banner.ts"),
 ]);

@@ -1,17 +1,17 @@
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Dataset } from "../data/dataset.ts";
+import { buildManifest, listFiles, MANIFEST_FILE, serializeManifest } from "../bundle/manifest.ts";
 import { loadDataset } from "../data/load-dataset.ts";
 import { writeHeadersFile, writeSitemapFiles } from "../discovery/write-build-files.ts";
-import { buildReviewsDocument } from "../documents/reviews-document.ts";
 import { computeInsights } from "../insights/step/compute-insights.ts";
+import { buildReviewsDocument } from "../reviews-document/reviews-document.ts";
+import type { Dataset } from "../schemas/dataset.ts";
 import type { BuildManifest } from "../schemas/manifest.ts";
 import { SEARCH_INDEX_FILE } from "../search/index-format.ts";
 import { writeSearchIndex } from "../search/write-index.ts";
-import { siteUrls } from "../site/urls.ts";
+import { siteUrls } from "../web/urls.ts";
 import { CONTEXT_FILE_DEFINE, writeBuildContext } from "./context.ts";
-import { buildManifest, listFiles, MANIFEST_FILE, serializeManifest } from "./manifest.ts";
 import { writeBrowserPages, writePermalinkPages, writeRemovedPages } from "./review-pages.ts";
 
 export interface BuildOptions {

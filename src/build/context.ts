@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
-import type { Dataset } from "../data/dataset.ts";
 import type { TopicListing } from "../insights/topics/rank-topics.ts";
+import type { Dataset } from "../schemas/dataset.ts";
 import type { InsightsDocument } from "../schemas/insights.ts";
-import { type SiteUrls, siteUrls } from "../site/urls.ts";
+import { type SiteUrls, siteUrls } from "../web/urls.ts";
 
 /** Everything the prerendered pages need: the validated data, the insights derived from it, the public URLs. */
 export interface BuildContext {

@@ -2,13 +2,13 @@ import { buildApiCatalog } from "../discovery/documents/api-catalog.ts";
 import { buildLlmsTxt } from "../discovery/documents/llms-txt.ts";
 import { buildRobotsTxt } from "../discovery/documents/robots-txt.ts";
 import { buildServerCard } from "../discovery/documents/server-card.ts";
-import { buildReviewsDocument } from "../documents/reviews-document.ts";
 import { buildAtomFeed } from "../feeds/atom/build.ts";
 import { buildJsonFeed } from "../feeds/json-feed/build.ts";
 import { serializeInsights } from "../insights/serialize.ts";
-import { TOOLS } from "../mcp/tool-catalog.ts";
+import { TOOLS } from "../mcp-catalog/tool-catalog.ts";
 import { buildOpenApiDocument } from "../openapi/document.ts";
 import type { EndpointPath } from "../registry/documents.ts";
+import { buildReviewsDocument } from "../reviews-document/reviews-document.ts";
 import type { BuildContext } from "./context.ts";
 
 /**

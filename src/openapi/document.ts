@@ -1,6 +1,6 @@
 import { PUBLISHED_DOCUMENTS } from "../registry/documents.ts";
 import { SearchParamsSchema } from "../schemas/search.ts";
-import type { SiteUrls } from "../site/urls.ts";
+import type { SiteUrls } from "../web/urls.ts";
 import { componentSchemas, ref } from "./components.ts";
 
 const json = (schema: object, description: string, type = "application/json") => ({

@@ -1,4 +1,4 @@
-import { API_CATALOG_TYPE } from "../discovery/links.ts";
+import { API_CATALOG_TYPE } from "./links.ts";
 
 /*
  * Every document the service publishes, in one table. The Astro endpoints, the manifest's content
@@ -8,7 +8,7 @@ import { API_CATALOG_TYPE } from "../discovery/links.ts";
  * row lists. Adding a document: a row here and a builder in src/build/document-builders.ts.
  */
 
-/** How long a CDN or client may reuse a document (see fileHeaders in src/discovery/cdn/static-headers.ts). */
+/** How long a CDN or client may reuse a document (see fileHeaders in src/registry/static-headers.ts). */
 export type CachePolicy =
   /** Changes with the review data: five minutes, then revalidate. */
   | "data"

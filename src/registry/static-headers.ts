@@ -1,6 +1,6 @@
-import { documentAt } from "../../registry/documents.ts";
-import { type SiteUrls, TOPIC_PATHS } from "../../site/urls.ts";
-import { DISCOVERY_LINK } from "../links.ts";
+import type { SiteUrls } from "../web/urls.ts";
+import { documentAt, TOPIC_PATHS } from "./documents.ts";
+import { DISCOVERY_LINK } from "./links.ts";
 
 const TOPICS = new Set<string>(TOPIC_PATHS);
 

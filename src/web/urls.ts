@@ -47,5 +47,3 @@ export function siteUrls(baseUrl: string): SiteUrls {
     reviewsPage: (n) => (n <= 1 ? `${base}/reviews/` : `${base}/reviews/page/${n}/`),
   };
 }
-
-export { TOPIC_PATHS, type TopicPath } from "../registry/documents.ts";

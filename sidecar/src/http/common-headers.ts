@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { DISCOVERY_LINK } from "../../../src/discovery/links.ts";
+import { DISCOVERY_LINK } from "../../../src/registry/links.ts";
 
 /**
  * Headers every answer carries, set by the Express app for everything it answers. Every answer, JSON, MCP, hub or file, points to llms.txt and the

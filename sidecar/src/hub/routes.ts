@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
 import { rateLimit } from "express-rate-limit";
-import { HubRequestError, parseHubRequest } from "../../../src/hub/hub-request.ts";
+import { HubRequestError, parseHubRequest } from "../../../src/websub/hub-request.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import type { Hub } from "./hub.ts";
 import { StoreUnavailableError } from "./store/hub-store.ts";

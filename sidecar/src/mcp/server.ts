@@ -10,14 +10,14 @@ import {
 } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
-import { PROMPTS, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_REGISTRATIONS } from "../../../src/mcp/listing.ts";
-import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp/prompts.ts";
-import { MCP_CACHE_TTL_MS, MCP_RESOURCE_DOCUMENTS, REVIEW_TEMPLATE } from "../../../src/mcp/protocol.ts";
-import type { ToolContext, ToolDefinition } from "../../../src/mcp/tool-catalog.ts";
+import { PROMPTS, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_REGISTRATIONS } from "../../../src/mcp-catalog/listing.ts";
+import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp-catalog/prompts.ts";
+import { MCP_CACHE_TTL_MS, MCP_RESOURCE_DOCUMENTS, REVIEW_TEMPLATE } from "../../../src/mcp-catalog/protocol.ts";
+import type { ToolContext, ToolDefinition } from "../../../src/mcp-catalog/tool-catalog.ts";
 import type { Business } from "../../../src/schemas/business.ts";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
 import type { SearchIndex } from "../../../src/search/search-index.ts";
-import type { SiteUrls } from "../../../src/site/urls.ts";
+import type { SiteUrls } from "../../../src/web/urls.ts";
 
 export interface McpContext extends ToolContext {
   urls: SiteUrls;

@@ -1,5 +1,5 @@
 import { escapeHtml as h } from "../../site/html.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import type { ApiExample } from "./examples.ts";
 
 const MAX_LINES = 60;

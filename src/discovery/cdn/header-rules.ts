@@ -1,5 +1,5 @@
-import type { SiteUrls } from "../../site/urls.ts";
-import { EVERY_FILE_HEADERS, fileHeaders } from "./static-headers.ts";
+import { EVERY_FILE_HEADERS, fileHeaders } from "../../registry/static-headers.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 
 /** One block of a `_headers` file: a path or a `prefix*` pattern, and the headers it sets. */
 export interface HeaderRule {

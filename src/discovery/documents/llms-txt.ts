@@ -1,8 +1,8 @@
-import { MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp/protocol.ts";
+import { MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp-catalog/protocol.ts";
 import { type LlmsSection, PUBLISHED_DOCUMENTS, SERVER_ENDPOINTS, TOPIC_PATHS } from "../../registry/documents.ts";
 import type { Business } from "../../schemas/business.ts";
 import { SearchParamsSchema } from "../../schemas/search.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 
 export interface LlmsTxtInput {
   business: Pick<Business, "name" | "description">;

@@ -10,7 +10,7 @@ const input = workerData as WorkerInput;
 let output: WorkerOutput;
 try {
   const { createAnalyzer } = await import("../analysis/analyze-review.ts");
-  const { analyzeText } = await import("./analyse-reviews.ts");
+  const { analyzeText } = await import("./analyze-reviews.ts");
   const { loadModel } = await import("../model/clause-model.ts");
   const analyzer = createAnalyzer(input.lexicon, { model: loadModel(input.modelRoot) });
   const { compileTopics } = await import("../topics/match-topics.ts");

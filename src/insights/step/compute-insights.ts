@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import type { Dataset } from "../../data/dataset.ts";
 import { type DataProblem, DataValidationError, formatProblem } from "../../data/problems.ts";
+import type { Dataset } from "../../schemas/dataset.ts";
 import type { InsightsDocument } from "../../schemas/insights.ts";
 import { hasText } from "../../schemas/review.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { createAnalyzer, loadLexicon, METHOD_VERSION } from "../analysis/analyze-review.ts";
 import { DEFAULT_LEXICON_DIR } from "../analysis/lexicon.ts";
 import { buildDocument } from "../build-document.ts";
@@ -14,7 +14,7 @@ import { loadEditorData } from "../editor/load-editor-data.ts";
 import { loadModel } from "../model/clause-model.ts";
 import { AGGREGATION_VERSION, THRESHOLDS } from "../thresholds.ts";
 import type { TopicListing } from "../topics/rank-topics.ts";
-import { analyzeReviews, type ReviewAnalyzer } from "./analyse-reviews.ts";
+import { analyzeReviews, type ReviewAnalyzer } from "./analyze-reviews.ts";
 import { sarcasmNotes } from "./sarcasm-notes.ts";
 
 export interface InsightsStepOptions {

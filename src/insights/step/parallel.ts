@@ -28,7 +28,7 @@ export interface WorkerSetup {
 /** What the worker posts to its parent. */
 export type WorkerOutput = { entries: Encoded[] } | { error: string };
 
-const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "analyse-worker.ts");
+const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "analyze-worker.ts");
 
 /** A worker's start (thread, modules, language model), in reviews this thread analyses meanwhile. */
 const STARTUP_REVIEWS = 2_000;

@@ -1,7 +1,7 @@
-import type { Dataset } from "../../data/dataset.ts";
+import type { Dataset } from "../../schemas/dataset.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { pageShell } from "../render/page-shell.ts";
 import { reviewArticleHtml, reviewHeadline } from "../render/review-article.ts";
-import type { SiteUrls } from "../urls.ts";
 
 /** The permalink page of one review as UTF-8 chunks, at /reviews/{id}/ (the `url` of its feed items). */
 export function permalinkPage(dataset: Dataset, urls: SiteUrls, index: number): Buffer[] {

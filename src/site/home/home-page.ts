@@ -2,12 +2,12 @@ import type { Business } from "../../schemas/business.ts";
 import type { InsightsDocument } from "../../schemas/insights.ts";
 import type { Review } from "../../schemas/review.ts";
 import type { AggregateRating } from "../../schemas/reviews-document.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { ratingDistributionChart } from "../charts/rating-distribution.ts";
 import { starRatingSvg } from "../charts/star-rating.ts";
 import { escapeHtml as h } from "../html.ts";
 import { jsonLdScript, plumberJsonLd } from "../jsonld/plumber.ts";
 import { reviewArticleHtml } from "../render/review-article.ts";
-import type { SiteUrls } from "../urls.ts";
 import { businessHeaderHtml } from "./business.ts";
 import {
   aspectsSectionHtml,
