@@ -1,5 +1,5 @@
-import { PAGE_SIZE, pageCount } from "../../build/pagination.ts";
 import type { Dataset } from "../../schemas/dataset.ts";
+import { PAGE_SIZE, pageCount } from "../../web/pagination.ts";
 import type { SiteUrls } from "../../web/urls.ts";
 import { escapeHtml as h } from "../html.ts";
 import { pageShell } from "../render/page-shell.ts";
