@@ -7,7 +7,7 @@ import type { createHub as CreateHub } from "./hub/create-hub.ts";
 
 // Start-up time is a target (under 1 s with 100k reviews). V8's compiled code of the modules below
 // is cached on disk (Node's compile cache, in the OS temp folder) and reused by every later start,
-// which saves about a tenth of a second; so they are imported only once the cache is on.
+// so they are imported only once the cache is on.
 enableCompileCache();
 const [
   { setTimeout: delay },

@@ -18,8 +18,8 @@ import type { SiteUrls } from "../web/urls.ts";
 
 /**
  * Writes one page, given as chunks, to `<folder>/index.html` with one writev and records its digest
- * for the manifest. Joining the chunks first cost a 40 KB copy a page and most of the garbage
- * collection of the browser's 10k pages at 100k reviews.
+ * for the manifest. Joining the chunks first would copy every page once more and leave it to the
+ * garbage collector.
  */
 function writePage(outDir: string, folder: string, chunks: readonly Buffer[], digests: Map<string, FileDigest>): void {
   mkdirSync(path.join(outDir, folder), { recursive: true });
@@ -67,8 +67,8 @@ export function writeBrowserPages(
 }
 
 /**
- * Writes every permalink page and returns their digests. Synchronous writes measured faster here
- * than 16 concurrent async ones: the cost is the file system's.
+ * Writes every permalink page and returns their digests. Synchronously: the cost is the file
+ * system's, and concurrent writes do not lower it.
  */
 export function writePermalinkPages(outDir: string, dataset: Dataset, urls: SiteUrls): Map<string, FileDigest> {
   const digests = new Map<string, FileDigest>();

@@ -35,9 +35,8 @@ export interface InsightsStepOptions {
 }
 
 /**
- * Up to this many uncached reviews a worker hardly pays: it takes ~0.5 s to start and load the language
- * model and more to warm up (measured on 2 cores: 8 % faster at 10k sample-length reviews for 40 % more
- * CPU, 33 % faster at 20k, 61 % at 50k).
+ * Up to this many uncached reviews a worker hardly pays: starting it and loading its language model
+ * cost about as much as it saves (bench:build's insights lines show the two-thread figures).
  */
 const WORKER_MINIMUM = 10_000;
 
