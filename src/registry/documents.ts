@@ -273,10 +273,16 @@ export const ENDPOINT_DOCUMENTS = PUBLISHED_DOCUMENTS.filter(
 type Row = (typeof PUBLISHED_DOCUMENTS)[number];
 export type TopicPath = Extract<Row, { topic: true }>["path"];
 
-/** The WebSub topics: URL paths of the documents that track the review data. */
+/**
+ * The WebSub topics: URL paths of the documents that track the review data. The hub's replies and
+ * `npm run publish` name them feeds first, the reverse of the table's order: the small documents'
+ * subscribers hear first.
+ */
 export const TOPIC_PATHS: readonly TopicPath[] = PUBLISHED_DOCUMENTS.filter(
   (row): row is Extract<Row, { topic: true }> => row.topic,
-).map((row) => row.path);
+)
+  .map((row) => row.path)
+  .reverse();
 
 /** The documents offered as MCP resources (and watched for changes on `subscriptions/listen`). */
 export const MCP_RESOURCE_DOCUMENTS = PUBLISHED_DOCUMENTS.filter(

@@ -40,9 +40,13 @@ const startsWith = (values: string[]) => (value: string | undefined) =>
 function summarizeArgs(business: Business) {
   const { args } = PROMPTS.summarize_reviews;
   return z.object({
-    // The completer wraps the described inner schema: describe() would return a copy without it.
-    technician: completable(args.technician.unwrap(), startsWith(business.technicians.map((t) => t.name))).optional(),
-    service: completable(args.service.unwrap(), startsWith(business.services.map((s) => s.id))).optional(),
+    // completable() marks the schema it is given, for good: each build marks its own copy (clone()
+    // keeps the description), and marks the inner schema, since optional() would return a copy.
+    technician: completable(
+      args.technician.unwrap().clone(),
+      startsWith(business.technicians.map((t) => t.name)),
+    ).optional(),
+    service: completable(args.service.unwrap().clone(), startsWith(business.services.map((s) => s.id))).optional(),
     since: args.since,
   });
 }
