@@ -36,20 +36,17 @@ ENV NODE_ENV=production
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
-# What sidecar/src/main.ts imports, and nothing else: whole folders where the sidecar uses every
-# module, single files from src/build, src/data, src/discovery and src/site, which also hold build-only
-# modules (some import Astro). A new import of a module not listed here fails tests/container.test.ts.
+# The server and the run-time folders it imports, whole: no build-only module lives in them
+# (tests/folder-dependencies.test.ts keeps it so, and tests/container.test.ts starts the result).
 COPY sidecar ./sidecar
+COPY src/bundle ./src/bundle
 COPY src/config ./src/config
-COPY src/hub ./src/hub
-COPY src/mcp ./src/mcp
+COPY src/mcp-catalog ./src/mcp-catalog
+COPY src/registry ./src/registry
 COPY src/schemas ./src/schemas
 COPY src/search ./src/search
-COPY src/build/built-for.ts src/build/content-types.ts src/build/manifest.ts ./src/build/
-COPY src/data/dataset.ts src/data/format-issue.ts ./src/data/
-COPY src/discovery/links.ts ./src/discovery/
-COPY src/discovery/cdn/static-headers.ts ./src/discovery/cdn/
-COPY src/site/time.ts src/site/urls.ts ./src/site/
+COPY src/web ./src/web
+COPY src/websub ./src/websub
 COPY --from=build /app/dist ./dist
 # The hub's SQLite file lives on a volume, writable by the unprivileged user; the code is not.
 RUN mkdir -p /var/lib/reviews && chown node:node /var/lib/reviews

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { buildSite } from "../src/build/build-site.ts";
-import { replacedBuildWarning } from "../src/build/built-for.ts";
-import { MANIFEST_FILE } from "../src/build/manifest.ts";
+import { replacedBuildWarning } from "../src/bundle/built-for.ts";
+import { MANIFEST_FILE } from "../src/bundle/manifest.ts";
 import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
 import { DataValidationError } from "../src/data/problems.ts";
 

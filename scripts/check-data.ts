@@ -4,7 +4,7 @@ import { describeDrafts, draftStatuses } from "../src/data/editor/drafts.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { DataValidationError } from "../src/data/problems.ts";
 import { computeInsights } from "../src/insights/step/compute-insights.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 
 /**
  * `npm run data:check [DIR]` (or `--data DIR`, as the editor's commands take it): every check the build
@@ -12,13 +12,13 @@ import { siteUrls } from "../src/site/urls.ts";
  * files, placeholders, the figures editor text states), then the drafts and what each lacks.
  * Problems fail (the build would fail on them too); warnings are for the editor and pass, as in the build.
  */
-function main(): number {
+async function main(): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ options: { data: { type: "string" } }, allowPositionals: true });
     const config = parseConfig();
     const dir = values.data ?? positionals[0] ?? config.DATA_DIR;
     const dataset = loadDataset(dir);
-    const { warnings } = computeInsights({
+    const { warnings } = await computeInsights({
       root: process.cwd(),
       dataDir: dir,
       dataset,
@@ -43,4 +43,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();

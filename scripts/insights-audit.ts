@@ -6,7 +6,7 @@ import { DataValidationError } from "../src/data/problems.ts";
 import { auditSheet, drawSample } from "../src/insights/audit/audit-sheet.ts";
 import { publishedQuotes } from "../src/insights/audit/published-quotes.ts";
 import { computeInsights } from "../src/insights/step/compute-insights.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 
 const USAGE = "usage: npm run insights:audit -- --sample N --seed N [--out FILE.md]";
 
@@ -20,7 +20,7 @@ function positiveInt(name: string, value: string | undefined, fallback?: number)
  * `npm run insights:audit -- --sample 60 --seed N`: draws published quotes of /insights.json (built from
  * DATA_DIR as the build builds it) at random and writes a sheet for a reader to judge.
  */
-function main(): number {
+async function main(): Promise<number> {
   let sample: number;
   let seed: number;
   let out: string;
@@ -38,7 +38,7 @@ function main(): number {
   try {
     const config = parseConfig();
     const dataset = loadDataset(config.DATA_DIR);
-    const { document } = computeInsights({
+    const { document } = await computeInsights({
       root: process.cwd(),
       dataDir: config.DATA_DIR,
       dataset,
@@ -64,4 +64,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();

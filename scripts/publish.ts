@@ -2,11 +2,12 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildChanges, describeBuildChanges } from "../src/build/build-changes.ts";
 import { buildSite } from "../src/build/build-site.ts";
-import { MANIFEST_FILE } from "../src/build/manifest.ts";
+import { MANIFEST_FILE } from "../src/bundle/manifest.ts";
 import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
 import { DataValidationError } from "../src/data/problems.ts";
+import { TOPIC_PATHS } from "../src/registry/documents.ts";
 import type { BuildManifest } from "../src/schemas/manifest.ts";
-import { siteUrls, TOPIC_PATHS } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 import { distributedTopics, PingError, pingHub } from "./publish/ping-hub.ts";
 import { describeTopic, topicOutcome } from "./publish/topic-report.ts";
 

@@ -7,8 +7,8 @@ import {
   takenIds,
   writeReviewJson,
 } from "../src/data/editor/data-folder.ts";
-import { closest } from "../src/data/format-issue.ts";
 import { todayIn } from "../src/data/load-dataset.ts";
+import { closest } from "../src/schemas/format-issue.ts";
 import { RemovedReviewSchema } from "../src/schemas/removed-review.ts";
 import { isError, parseDateAnswer } from "./editor/answers.ts";
 import { checkDataFolder, parseCommandLine, runCommand, UsageError } from "./editor/command.ts";

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { assertBuiltFor } from "../src/build/built-for.ts";
+import { assertBuiltFor } from "../src/bundle/built-for.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 import { runBuild, runCommand } from "./support/run-build.ts";
 import { type SidecarProcess, startSidecarProcess, stopSidecars } from "./support/sidecar-process.ts";

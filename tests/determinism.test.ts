@@ -3,10 +3,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { PAGE_SIZE } from "../src/build/pagination.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import type { BuildManifest } from "../src/schemas/manifest.ts";
 import { allListings, buildListings, listingPath } from "../src/site/browser/listings.ts";
+import { PAGE_SIZE } from "../src/web/pagination.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 import { runBuild } from "./support/run-build.ts";
 

@@ -9,7 +9,7 @@ import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { type ApiExample, apiExamples } from "../src/discovery/api-page/examples.ts";
 import { escapeHtml } from "../src/site/html.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 import { TEST_SITE_URL as SITE } from "./support/global-setup.ts";
 import { listen } from "./support/http.ts";
 

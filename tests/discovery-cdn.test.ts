@@ -7,8 +7,9 @@ import { headersFor } from "../sidecar/src/static/headers.ts";
 import { headerRules } from "../src/discovery/cdn/header-rules.ts";
 import { renderNginxConf } from "../src/discovery/cdn/nginx-conf.ts";
 import { buildSitemaps, MAX_URLS_PER_SITEMAP } from "../src/discovery/sitemap/sitemap.ts";
+import { TOPIC_PATHS } from "../src/registry/documents.ts";
 import type { BuildManifest } from "../src/schemas/manifest.ts";
-import { siteUrls, TOPIC_PATHS } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 
 const manifest = (): BuildManifest =>

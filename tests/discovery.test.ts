@@ -6,8 +6,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createApp } from "../sidecar/src/app.ts";
 import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
 import type { Bundle } from "../sidecar/src/bundle/load-bundle.ts";
-import { DISCOVERY_LINK } from "../src/discovery/links.ts";
-import { MCP_CURRENT_REVISION, MCP_REVISION_NOTES, MCP_REVISIONS, MCP_SESSION_REVISIONS } from "../src/mcp/protocol.ts";
+import {
+  MCP_CURRENT_REVISION,
+  MCP_REVISION_NOTES,
+  MCP_REVISIONS,
+  MCP_SESSION_REVISIONS,
+} from "../src/mcp-catalog/protocol.ts";
+import { DISCOVERY_LINK } from "../src/registry/links.ts";
 import { TEST_SITE_URL as SITE } from "./support/global-setup.ts";
 import { listen } from "./support/http.ts";
 import { pinnedClient } from "./support/mcp-modern.ts";

@@ -10,7 +10,7 @@ import { loadDataset } from "../src/data/load-dataset.ts";
 import { buildAtomFeed } from "../src/feeds/atom/build.ts";
 import { buildJsonFeed } from "../src/feeds/json-feed/build.ts";
 import { JsonFeedSchema } from "../src/schemas/json-feed.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 import { ATOM_TIMEOUT, validateAtom } from "./support/feed-validators-atom.ts";
 import { validateJsonFeed } from "./support/feed-validators-json-feed.ts";
 import { escapingProblems, reviewIdOf } from "./support/feeds-items.ts";

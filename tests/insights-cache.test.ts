@@ -2,13 +2,13 @@ import { cpSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Dataset } from "../src/data/dataset.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { serializeInsights } from "../src/insights/serialize.ts";
-import type { ReviewAnalyzer } from "../src/insights/step/analyse-reviews.ts";
+import type { ReviewAnalyzer } from "../src/insights/step/analyze-reviews.ts";
 import { computeInsights } from "../src/insights/step/compute-insights.ts";
+import type { Dataset } from "../src/schemas/dataset.ts";
 import type { Review } from "../src/schemas/review.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 
 /** A project root of its own (lexicon and method files copied), so the cache starts cold. */
 function freshRoot(): string {
@@ -24,7 +24,7 @@ afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
-function run(root: string, data: Dataset) {
+async function run(root: string, data: Dataset) {
   let calls = 0;
   const wrapAnalyzer = (inner: ReviewAnalyzer): ReviewAnalyzer => ({
     analyze(text, rating) {
@@ -32,7 +32,7 @@ function run(root: string, data: Dataset) {
       return inner.analyze(text, rating);
     },
   });
-  const result = computeInsights({ root, dataDir: "data", dataset: data, urls, wrapAnalyzer });
+  const result = await computeInsights({ root, dataDir: "data", dataset: data, urls, wrapAnalyzer });
   return { calls, result };
 }
 
@@ -48,37 +48,37 @@ describe("per-review analysis cache", () => {
   };
   const cacheFile = path.join(root, ".cache/insights/analyses.json");
 
-  it("analyses every distinct review once on a cold build", () => {
-    const { calls, result } = run(root, dataset);
+  it("analyses every distinct review once on a cold build", async () => {
+    const { calls, result } = await run(root, dataset);
     const distinct = new Set(dataset.reviews.map((r) => `${r.rating}\0${r.text}`)).size;
     expect(calls).toBe(distinct);
     expect(result.analysed).toBe(distinct);
   });
 
-  it("analyses exactly the one added review on the next build", () => {
-    const { calls } = run(root, { ...dataset, reviews: [added, ...dataset.reviews] });
+  it("analyses exactly the one added review on the next build", async () => {
+    const { calls } = await run(root, { ...dataset, reviews: [added, ...dataset.reviews] });
     expect(calls).toBe(1);
   });
 
-  it("analyses nothing and leaves the cache file alone when nothing changed", () => {
+  it("analyses nothing and leaves the cache file alone when nothing changed", async () => {
     const before = statSync(cacheFile).mtimeMs;
-    const { calls } = run(root, { ...dataset, reviews: [added, ...dataset.reviews] });
+    const { calls } = await run(root, { ...dataset, reviews: [added, ...dataset.reviews] });
     expect(calls).toBe(0);
     expect(statSync(cacheFile).mtimeMs).toBe(before);
   });
 
-  it("analyses a review again when its rating changes (the sarcasm guard reads it)", () => {
-    const { calls } = run(root, { ...dataset, reviews: [{ ...added, rating: 1 }, ...dataset.reviews] });
+  it("analyses a review again when its rating changes (the sarcasm guard reads it)", async () => {
+    const { calls } = await run(root, { ...dataset, reviews: [{ ...added, rating: 1 }, ...dataset.reviews] });
     expect(calls).toBe(1);
   });
 
-  it("publishes the same bytes from the cache as from a cold analysis", () => {
+  it("publishes the same bytes from the cache as from a cold analysis", async () => {
     const data = { ...dataset, reviews: [added, ...dataset.reviews] };
-    run(root, data);
-    const warm = run(root, data);
+    await run(root, data);
+    const warm = await run(root, data);
     const coldRoot = freshRoot();
     roots.push(coldRoot);
-    const cold = run(coldRoot, data);
+    const cold = await run(coldRoot, data);
     expect(warm.calls).toBe(0);
     expect(serializeInsights(warm.result.document)).toBe(serializeInsights(cold.result.document));
   });

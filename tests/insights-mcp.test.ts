@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { aggregateRating } from "../src/documents/aggregate.ts";
-import { TOOLS, type ToolContext } from "../src/mcp/tool-catalog.ts";
+import { TOOLS, type ToolContext } from "../src/mcp-catalog/tool-catalog.ts";
+import { aggregateRating } from "../src/reviews-document/aggregate.ts";
 import type { InsightsDocument } from "../src/schemas/insights.ts";
 import type { ReviewsDocument } from "../src/schemas/reviews-document.ts";
 import { InsightsResultSchema } from "../src/schemas/tools.ts";

@@ -5,8 +5,8 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { createAnalyzer, loadLexicon } from "../src/insights/analysis/analyze-review.ts";
-import { analyseText } from "../src/insights/step/analyse-reviews.ts";
-import { analyseWithWorker } from "../src/insights/step/parallel.ts";
+import { analyzeText } from "../src/insights/step/analyze-reviews.ts";
+import { analyzeWithWorker } from "../src/insights/step/parallel.ts";
 import { compileTopics } from "../src/insights/topics/match-topics.ts";
 
 // The sample reviews and the development set. A text's result must not depend on what was read before
@@ -26,14 +26,14 @@ function singleThreaded(): string {
   const code = `
     import { readFileSync } from "node:fs";
     import { createAnalyzer, loadLexicon } from ${module("src/insights/analysis/analyze-review.ts")};
-    import { analyseText } from ${module("src/insights/step/analyse-reviews.ts")};
+    import { analyzeText } from ${module("src/insights/step/analyze-reviews.ts")};
     import { compileTopics } from ${module("src/insights/topics/match-topics.ts")};
     const { texts, ratings, after } = JSON.parse(readFileSync(0, "utf8"));
     const { lexicon } = loadLexicon();
     const analyzer = createAnalyzer(lexicon);
     const opinion = compileTopics(JSON.parse(readFileSync("data/insights/topics.json", "utf8")));
-    const entries = texts.map((t, i) => analyseText(analyzer, t, ratings[i], opinion));
-    process.stdout.write(JSON.stringify({ entries, after: analyseText(analyzer, after, 2, opinion) }));`;
+    const entries = texts.map((t, i) => analyzeText(analyzer, t, ratings[i], opinion));
+    process.stdout.write(JSON.stringify({ entries, after: analyzeText(analyzer, after, 2, opinion) }));`;
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
     input: JSON.stringify({ texts, ratings, after }),
     encoding: "utf8",
@@ -44,20 +44,20 @@ function singleThreaded(): string {
 }
 
 describe("per-review step on a worker thread", () => {
-  it("gives the single-threaded entries, in order, and the same result for a text analysed afterwards", () => {
+  it("gives the single-threaded entries, in order, and the same result for a text analysed afterwards", async () => {
     const { lexicon } = loadLexicon();
     const analyzer = createAnalyzer(lexicon);
     const catalogue = JSON.parse(readFileSync("data/insights/topics.json", "utf8"));
     const opinion = compileTopics(catalogue);
     const cut = Math.round(texts.length * 0.4);
-    const { entries, worker } = analyseWithWorker(
+    const { entries, worker } = await analyzeWithWorker(
       texts,
       ratings,
       { lexicon, modelRoot: ".", topics: catalogue, cut },
-      (text, rating) => analyseText(analyzer, text, rating, opinion),
+      (text, rating) => analyzeText(analyzer, text, rating, opinion),
     );
     expect(worker).toBe(true);
-    const parallel = JSON.stringify({ entries, after: analyseText(analyzer, after, 2, opinion) });
+    const parallel = JSON.stringify({ entries, after: analyzeText(analyzer, after, 2, opinion) });
     expect(parallel).toBe(singleThreaded());
   });
 });

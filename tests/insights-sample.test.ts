@@ -9,7 +9,7 @@ import { computeInsights } from "../src/insights/step/compute-insights.ts";
 import { concerns } from "../src/insights/summary/generate-summary.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
 import { type InsightsDocument, InsightsDocumentSchema, type Quote } from "../src/schemas/insights.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 
 const file = path.join(inject("sampleDist"), "insights.json");
@@ -95,11 +95,11 @@ describe("the sample build's /insights.json", () => {
     expect(doc.faq.find((f) => f.id === "emergencies")?.answer).toContain(`${jobs} reviews are of emergency jobs.`);
   });
 
-  it("is byte-identical when computed again from scratch", () => {
+  it("is byte-identical when computed again from scratch", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "insights-sample-"));
     try {
       cpSync("data/insights", path.join(root, "data/insights"), { recursive: true });
-      const again = computeInsights({ root, dataDir: "data", dataset, urls: siteUrls(TEST_SITE_URL) });
+      const again = await computeInsights({ root, dataDir: "data", dataset, urls: siteUrls(TEST_SITE_URL) });
       expect(serializeInsights(again.document)).toBe(published);
     } finally {
       rmSync(root, { recursive: true, force: true });

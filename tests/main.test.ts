@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, inject, it } from "vitest";
+import { PUBLISHED_DOCUMENTS, SERVER_ENDPOINTS } from "../src/registry/documents.ts";
 import { ROOT, runScript } from "./support/run-build.ts";
 
 describe("sidecar/src/main.ts", () => {
@@ -36,7 +37,8 @@ describe("sidecar/src/main.ts", () => {
       });
       child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
-    expect(out).toContain("/api/feed.json    JSON Feed 1.1, 50 newest reviews");
+    // The banner lists every published document and server endpoint of the registry.
+    for (const row of [...PUBLISHED_DOCUMENTS, ...SERVER_ENDPOINTS]) expect(out).toContain(`${row.path} `);
     const response = await fetch(`${base}/api/feed.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/feed+json; charset=utf-8");

@@ -11,7 +11,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createApp } from "../sidecar/src/app.ts";
 import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
-import { MANIFEST_FILE } from "../src/build/manifest.ts";
+import { MANIFEST_FILE } from "../src/bundle/manifest.ts";
 import type { Review } from "../src/schemas/review.ts";
 import { TEST_SITE_URL as SITE } from "./support/global-setup.ts";
 import { listen } from "./support/http.ts";

@@ -5,8 +5,8 @@
  */
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOL_LIST } from "../src/mcp/listing.ts";
-import { MCP_CACHE_TTL_MS, MCP_CURRENT_REVISION } from "../src/mcp/protocol.ts";
+import { TOOL_LIST } from "../src/mcp-catalog/listing.ts";
+import { MCP_CACHE_TTL_MS, MCP_CURRENT_REVISION } from "../src/mcp-catalog/protocol.ts";
 import type { Review } from "../src/schemas/review.ts";
 import {
   DOCUMENTS,

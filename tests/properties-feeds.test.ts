@@ -6,13 +6,13 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareNewestFirst, type Dataset } from "../src/data/dataset.ts";
 import { buildAtomFeed } from "../src/feeds/atom/build.ts";
 import { buildJsonFeed } from "../src/feeds/json-feed/build.ts";
 import { BusinessSchema } from "../src/schemas/business.ts";
+import { compareNewestFirst, type Dataset } from "../src/schemas/dataset.ts";
 import { JsonFeedSchema } from "../src/schemas/json-feed.ts";
 import { type Review, ReviewSchema } from "../src/schemas/review.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 import { validateAtom } from "./support/feed-validators-atom.ts";
 import { validateJsonFeed } from "./support/feed-validators-json-feed.ts";
 import { isoDate, runs, text } from "./support/properties-arbitraries.ts";

@@ -7,9 +7,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatPath } from "../src/data/format-issue.ts";
+import { formatPath } from "../src/schemas/format-issue.ts";
 import { escapeHtml, paragraphs, textToHtml } from "../src/site/html.ts";
-import { httpDate, localMidnight, rfc3339 } from "../src/site/time.ts";
+import { httpDate, localMidnight, rfc3339 } from "../src/web/time.ts";
 import { isoDate, runs, textUnit } from "./support/properties-arbitraries.ts";
 
 const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&amp;": "&" };

@@ -5,13 +5,13 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createApp } from "../sidecar/src/app.ts";
 import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
-import { PAGE_SIZE, pageWindow } from "../src/build/pagination.ts";
 import { writeBrowserPages, writePermalinkPages } from "../src/build/review-pages.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { compileTopics, matchTopics } from "../src/insights/topics/match-topics.ts";
 import type { Business } from "../src/schemas/business.ts";
 import { hasText, type Review } from "../src/schemas/review.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { PAGE_SIZE, pageWindow } from "../src/web/pagination.ts";
+import { siteUrls } from "../src/web/urls.ts";
 import { listen } from "./support/http.ts";
 import { analyzer } from "./support/insights-analysis-fixture.ts";
 

@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareNewestFirst } from "../src/data/dataset.ts";
-import { aggregateRating } from "../src/documents/aggregate.ts";
+import { aggregateRating } from "../src/reviews-document/aggregate.ts";
 import { BusinessSchema } from "../src/schemas/business.ts";
+import { compareNewestFirst } from "../src/schemas/dataset.ts";
 import type { Review } from "../src/schemas/review.ts";
 import type { SearchSort } from "../src/schemas/search.ts";
 import { foldText } from "../src/search/fold.ts";

@@ -3,7 +3,7 @@
  * every page in turn, and cursors that belong to another query or another version of the data.
  */
 import { describe, expect, it } from "vitest";
-import { buildReviewsDocument } from "../src/documents/reviews-document.ts";
+import { buildReviewsDocument } from "../src/reviews-document/reviews-document.ts";
 import { buildSearchIndex } from "../src/search/search-index.ts";
 import {
   dataset,

@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareNewestFirst } from "../src/data/dataset.ts";
-import { aggregateRating } from "../src/documents/aggregate.ts";
+import { aggregateRating } from "../src/reviews-document/aggregate.ts";
 import { BusinessSchema } from "../src/schemas/business.ts";
+import { compareNewestFirst } from "../src/schemas/dataset.ts";
 import { foldText } from "../src/search/fold.ts";
 import { forEachMatch, matchFilters } from "../src/search/match.ts";
 import { buildSearchIndex } from "../src/search/search-index.ts";

@@ -5,13 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { typeText } from "../src/discovery/api-page/render.ts";
-import { aggregateRating } from "../src/documents/aggregate.ts";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
+import { aggregateRating } from "../src/reviews-document/aggregate.ts";
 import { badgeSvg } from "../src/site/badge/badge-svg.ts";
 import { homeCardSvg } from "../src/site/og/card-svg.ts";
 import { renderPng } from "../src/site/og/render-png.ts";
 import { socialCards } from "../src/site/og/write-cards.ts";
-import { siteUrls } from "../src/site/urls.ts";
+import { siteUrls } from "../src/web/urls.ts";
 
 const dataset = loadDataset("data");
 const aggregate = aggregateRating(dataset.reviews);

@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { callbackHost } from "../src/hub/callback-url.ts";
-import { checkCallback, HubRequestError } from "../src/hub/hub-request.ts";
+import { callbackHost } from "../src/websub/callback-url.ts";
+import { checkCallback, HubRequestError } from "../src/websub/hub-request.ts";
 import { runs } from "./support/properties-arbitraries.ts";
 
 const URL_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?[]@!$&'()*+,;=";

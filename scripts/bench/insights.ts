@@ -2,13 +2,13 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { compareNewestFirst, type Dataset } from "../../src/data/dataset.ts";
 import { loadDataset } from "../../src/data/load-dataset.ts";
 import { computeInsights } from "../../src/insights/step/compute-insights.ts";
 import { BusinessSchema } from "../../src/schemas/business.ts";
+import { compareNewestFirst, type Dataset } from "../../src/schemas/dataset.ts";
 import type { Review } from "../../src/schemas/review.ts";
-import { siteUrls } from "../../src/site/urls.ts";
 import { generateReviews } from "../../src/synth/generate.ts";
+import { siteUrls } from "../../src/web/urls.ts";
 
 /** One run of the insights step in a process of its own (a build is one process too). */
 interface StepRun {
@@ -61,14 +61,14 @@ function reviewsFor(kind: Kind, count: number, seed: number): { business: Datase
  * In the child: the step over `count` reviews (+1 when `plusOne`) in `root`, whose cache may be warm,
  * on `threads` threads (2: this one and a worker, as a build on this machine does).
  */
-function runStep(root: string, kind: Kind, count: number, plusOne: boolean, threads: number): StepRun {
+async function runStep(root: string, kind: Kind, count: number, plusOne: boolean, threads: number): Promise<StepRun> {
   const { business, reviews } = reviewsFor(kind, count + 1, 42);
   const list = plusOne ? reviews : reviews.slice(1);
   const urls = siteUrls("https://reviews.example.com");
   const started = performance.now();
   const cpu = process.cpuUsage();
   const dataset = { business, reviews: list, removed: [], sourceSha256: "" };
-  const result = computeInsights({ root, dataDir: root, dataset, urls, workers: { threads } });
+  const result = await computeInsights({ root, dataDir: root, dataset, urls, workers: { threads } });
   const { user, system } = process.cpuUsage(cpu);
   return {
     reviews: list.length,
@@ -150,7 +150,7 @@ export function benchInsights(
 if (process.argv[1] === import.meta.filename) {
   const [root, kind, count, mode, threads] = process.argv.slice(2);
   if (root && count) {
-    console.log(JSON.stringify(runStep(root, kind as Kind, Number(count), mode === "plus-one", Number(threads))));
+    console.log(JSON.stringify(await runStep(root, kind as Kind, Number(count), mode === "plus-one", Number(threads))));
   } else {
     benchInsights(...(process.argv.slice(2).map(Number) as [number?, number?, number?]));
   }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { MANIFEST_FILE } from "../../src/build/manifest.ts";
+import { MANIFEST_FILE } from "../../src/bundle/manifest.ts";
 
 /**
  * bench:mcp's sidecar: the synthetic data set and its build, the sidecar in a child process (with the

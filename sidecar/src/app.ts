@@ -2,7 +2,7 @@ import compression from "compression";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Config } from "../../src/schemas/config.ts";
-import { siteUrls } from "../../src/site/urls.ts";
+import { siteUrls } from "../../src/web/urls.ts";
 import type { BundleStore } from "./bundle/bundle-store.ts";
 import { errorHandler, unmatchedRoute } from "./http/error-handler.ts";
 import { lazyRoutes } from "./http/lazy-routes.ts";

@@ -1,14 +1,13 @@
 import type { Server } from "node:http";
 import { enableCompileCache } from "node:module";
 import type { Logger } from "pino";
-import { MCP_REVISIONS } from "../../src/mcp/protocol.ts";
 import type { Config } from "../../src/schemas/config.ts";
 import type { BundleStore as Store } from "./bundle/bundle-store.ts";
 import type { createHub as CreateHub } from "./hub/create-hub.ts";
 
 // Start-up time is a target (under 1 s with 100k reviews). V8's compiled code of the modules below
 // is cached on disk (Node's compile cache, in the OS temp folder) and reused by every later start,
-// which saves about a tenth of a second; so they are imported only once the cache is on.
+// so they are imported only once the cache is on.
 enableCompileCache();
 const [
   { setTimeout: delay },
@@ -22,6 +21,7 @@ const [
   { createSidecarServer },
   { SiteUrlMismatchError },
   { connectSharedState },
+  { startupBanner },
 ] = await Promise.all([
   import("node:timers/promises"),
   import("./logging/create-logger.ts"),
@@ -32,29 +32,20 @@ const [
   import("./mcp/session-tokens.ts"),
   import("./metrics/metrics.ts"),
   import("./server.ts"),
-  import("../../src/build/built-for.ts"),
+  import("../../src/bundle/built-for.ts"),
   import("./database/shared-state.ts"),
+  import("./banner.ts"),
 ]);
 
 function describe(config: Config, store: Store, port: number): string {
-  const local = `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`;
-  const lines = [`Reviews service listening on ${local} (public URL ${config.SITE_URL})`];
-  if (config.SERVE_STATIC) {
-    lines.push(`  /                 human site (${store.current.bundle.manifest.entries.length} prerendered files)`);
-    lines.push("  /reviews.json     whole reviews dataset");
-    lines.push("  /insights.json    insights derived from the reviews");
-    lines.push("  /api/feed.json    JSON Feed 1.1, 50 newest reviews");
-    lines.push("  /feed.xml         Atom feed, 50 newest reviews");
-    lines.push("  /openapi.json     OpenAPI 3.1 description");
-  } else {
-    lines.push("  static documents are not served here (SERVE_STATIC=false): deploy dist/ to a CDN");
-  }
-  lines.push(`  /api/reviews/search, /api/reviews/since/{date}   ${store.current.index.count} reviews`);
-  lines.push(`  /mcp              MCP server (streamable HTTP; revisions ${MCP_REVISIONS.join(", ")})`);
-  lines.push("  /api/websub/hub   WebSub hub for /feed.xml, /api/feed.json, /reviews.json");
-  lines.push("  /healthz, /readyz liveness, readiness");
-  lines.push(`  /metrics          Prometheus metrics (${config.METRICS_TOKEN ? "bearer token" : "open"})`);
-  return lines.join("\n");
+  return startupBanner({
+    local: `http://${config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST}:${port}`,
+    siteUrl: config.SITE_URL,
+    serveStatic: config.SERVE_STATIC,
+    files: store.current.bundle.manifest.entries.length,
+    reviews: store.current.index.count,
+    metricsToken: Boolean(config.METRICS_TOKEN),
+  });
 }
 
 /** Resolves true if `work` settles before `deadline` (epoch ms), false otherwise. */

@@ -1,17 +1,17 @@
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Dataset } from "../data/dataset.ts";
+import { buildManifest, listFiles, MANIFEST_FILE, serializeManifest } from "../bundle/manifest.ts";
 import { loadDataset } from "../data/load-dataset.ts";
 import { writeHeadersFile, writeSitemapFiles } from "../discovery/write-build-files.ts";
-import { buildReviewsDocument } from "../documents/reviews-document.ts";
 import { computeInsights } from "../insights/step/compute-insights.ts";
+import { buildReviewsDocument } from "../reviews-document/reviews-document.ts";
+import type { Dataset } from "../schemas/dataset.ts";
 import type { BuildManifest } from "../schemas/manifest.ts";
 import { SEARCH_INDEX_FILE } from "../search/index-format.ts";
 import { writeSearchIndex } from "../search/write-index.ts";
-import { siteUrls } from "../site/urls.ts";
-import { setBuildContext } from "./context.ts";
-import { buildManifest, listFiles, MANIFEST_FILE, serializeManifest } from "./manifest.ts";
+import { siteUrls } from "../web/urls.ts";
+import { CONTEXT_FILE_DEFINE, writeBuildContext } from "./context.ts";
 import { writeBrowserPages, writePermalinkPages, writeRemovedPages } from "./review-pages.ts";
 
 export interface BuildOptions {
@@ -27,7 +27,15 @@ export interface BuildResult {
   dataset: Dataset;
   manifest: BuildManifest;
   /** Seconds spent in each phase, for `npm run build` and the benchmark. */
-  timings: { load: number; insights: number; astro: number; browser: number; permalinks: number; manifest: number };
+  timings: {
+    load: number;
+    insights: number;
+    context: number;
+    astro: number;
+    browser: number;
+    permalinks: number;
+    manifest: number;
+  };
 }
 
 const since = (start: number) => (performance.now() - start) / 1000;
@@ -40,13 +48,12 @@ const since = (start: number) => (performance.now() - start) / 1000;
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let phase = performance.now();
   const dataset = loadDataset(options.dataDir);
-  const timings = { load: since(phase), insights: 0, astro: 0, browser: 0, permalinks: 0, manifest: 0 };
+  const timings = { load: since(phase), insights: 0, context: 0, astro: 0, browser: 0, permalinks: 0, manifest: 0 };
   const urls = siteUrls(options.siteUrl);
   phase = performance.now();
-  const insights = computeInsights({ root: options.root, dataDir: options.dataDir, dataset, urls });
+  const insights = await computeInsights({ root: options.root, dataDir: options.dataDir, dataset, urls });
   timings.insights = since(phase);
   for (const note of insights.notes) console.warn(note);
-  setBuildContext({ dataset, urls, insights: insights.document });
 
   const outDir = path.resolve(options.root, options.outDir);
   // The staging folder lies inside the project: Astro keeps its prerender chunks in `.prerender`
@@ -56,14 +63,25 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   rmSync(staging, { recursive: true, force: true });
   process.env.ASTRO_TELEMETRY_DISABLED = "1";
   phase = performance.now();
+  const contextFile = `${staging}.context`;
   const { build } = await import("astro");
   try {
+    writeBuildContext(contextFile, {
+      dataset,
+      urls,
+      insights: insights.document,
+      topicListings: insights.topicListings,
+    });
+    timings.context = since(phase);
+    phase = performance.now();
     await build({
       root: options.root,
       outDir: staging,
       site: options.siteUrl,
       logLevel: options.logLevel ?? "warn",
+      vite: { define: { [CONTEXT_FILE_DEFINE]: JSON.stringify(contextFile) } },
     });
+    rmSync(contextFile, { force: true });
     timings.astro = since(phase);
     phase = performance.now();
     const astroFiles = listFiles(staging);
@@ -96,6 +114,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     return { dataset, manifest, timings };
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
+    rmSync(contextFile, { force: true });
     throw error;
   }
 }

@@ -1,36 +1,52 @@
-import { parseConfig } from "../config/parse-config.ts";
-import type { Dataset } from "../data/dataset.ts";
-import { loadDataset } from "../data/load-dataset.ts";
-import { computeInsights } from "../insights/step/compute-insights.ts";
+import { readFileSync, writeFileSync } from "node:fs";
+import type { TopicListing } from "../insights/topics/rank-topics.ts";
+import type { Dataset } from "../schemas/dataset.ts";
 import type { InsightsDocument } from "../schemas/insights.ts";
-import { type SiteUrls, siteUrls } from "../site/urls.ts";
+import { type SiteUrls, siteUrls } from "../web/urls.ts";
 
 /** Everything the prerendered pages need: the validated data, the insights derived from it, the public URLs. */
 export interface BuildContext {
   dataset: Dataset;
   urls: SiteUrls;
   insights: InsightsDocument;
+  /** The reviews of each published topic, as dataset positions (the review browser's topic pages). */
+  topicListings: readonly TopicListing[];
 }
 
-// The build script validates the data before Astro runs; Astro's bundled copy of this module is a
-// different module instance in the same process, so the context is shared through a global symbol
-// instead of loading and validating 100k files a second time.
-const KEY = Symbol.for("riverbend-reviews.build-context");
-type Holder = { [KEY]?: BuildContext };
+type Prepared = Omit<BuildContext, "urls"> & { siteUrl: string };
 
-export function setBuildContext(context: BuildContext): void {
-  (globalThis as Holder)[KEY] = context;
+/**
+ * The name of the prepared file, compiled into the pages by the build through Vite's `define` (the
+ * `vite` option of the Astro configuration `buildSite` passes to Astro's `build()`).
+ */
+export const CONTEXT_FILE_DEFINE = "__REVIEWS_BUILD_CONTEXT_FILE__";
+declare const __REVIEWS_BUILD_CONTEXT_FILE__: string | undefined;
+
+/**
+ * Writes what the build prepared (validated data, insights) for the Astro pages to read. The data flows
+ * one way: the build script validates and analyses before Astro runs, and the pages only render. A
+ * file, because Astro renders from its own bundled copy of these modules: nothing in memory is shared.
+ */
+export function writeBuildContext(file: string, context: BuildContext): void {
+  const { urls, ...rest } = context;
+  const prepared: Prepared = { ...rest, siteUrl: urls.base };
+  // JSON: the data is JSON already (read from JSON files, published as JSON), and at 100k reviews
+  // JSON.parse read it back faster and with less memory than v8.deserialize (docs/benchmarks.md).
+  writeFileSync(file, JSON.stringify(prepared));
 }
 
-/** The current build's context, loading the data folder from configuration when none was set. */
+let current: BuildContext | undefined;
+
+/** The context `npm run build` prepared, read once per build. */
 export function buildContext(): BuildContext {
-  const holder = globalThis as Holder;
-  if (!holder[KEY]) {
-    const config = parseConfig();
-    const dataset = loadDataset(config.DATA_DIR);
-    const urls = siteUrls(config.SITE_URL);
-    const { document } = computeInsights({ root: process.cwd(), dataDir: config.DATA_DIR, dataset, urls });
-    holder[KEY] = { dataset, urls, insights: document };
+  if (current) return current;
+  const file = typeof __REVIEWS_BUILD_CONTEXT_FILE__ === "string" ? __REVIEWS_BUILD_CONTEXT_FILE__ : undefined;
+  if (!file) {
+    throw new Error(
+      "The pages render data that `npm run build` prepares: run it (scripts/build.ts), not `astro build`.",
+    );
   }
-  return holder[KEY];
+  const { siteUrl, ...rest } = JSON.parse(readFileSync(file, "utf8")) as Prepared;
+  current = { ...rest, urls: siteUrls(siteUrl) };
+  return current;
 }

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, writeSync, writevSync } from "node:fs";
 import path from "node:path";
-import type { Dataset } from "../data/dataset.ts";
+import type { FileDigest } from "../bundle/manifest.ts";
+import type { Dataset } from "../schemas/dataset.ts";
 import { browserSite } from "../site/browser/listing-page.ts";
 import { allListings, listingPath, type TopicListing } from "../site/browser/listings.ts";
 import { permalinkPage } from "../site/browser/permalink-page.ts";
 import { removedPage } from "../site/browser/removed-page.ts";
-import type { SiteUrls } from "../site/urls.ts";
-import type { FileDigest } from "./manifest.ts";
+import type { SiteUrls } from "../web/urls.ts";
 
 /*
  * The review browser and the permalink pages are written by the build, outside Astro's router:
@@ -18,8 +18,8 @@ import type { FileDigest } from "./manifest.ts";
 
 /**
  * Writes one page, given as chunks, to `<folder>/index.html` with one writev and records its digest
- * for the manifest. Joining the chunks first cost a 40 KB copy a page and most of the garbage
- * collection of the browser's 10k pages at 100k reviews.
+ * for the manifest. Joining the chunks first would copy every page once more and leave it to the
+ * garbage collector.
  */
 function writePage(outDir: string, folder: string, chunks: readonly Buffer[], digests: Map<string, FileDigest>): void {
   mkdirSync(path.join(outDir, folder), { recursive: true });
@@ -67,8 +67,8 @@ export function writeBrowserPages(
 }
 
 /**
- * Writes every permalink page and returns their digests. Synchronous writes measured faster here
- * than 16 concurrent async ones: the cost is the file system's.
+ * Writes every permalink page and returns their digests. Synchronously: the cost is the file
+ * system's, and concurrent writes do not lower it.
  */
 export function writePermalinkPages(outDir: string, dataset: Dataset, urls: SiteUrls): Map<string, FileDigest> {
   const digests = new Map<string, FileDigest>();

@@ -1,3 +1,3 @@
-export * from "./dataset.ts";
+export * from "../schemas/dataset.ts";
 export { loadDataset, todayIn } from "./load-dataset.ts";
 export * from "./problems.ts";

@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import { type Business, BusinessSchema } from "../schemas/business.ts";
+import { compareNewestFirst, type Dataset } from "../schemas/dataset.ts";
+import { describeIssues } from "../schemas/format-issue.ts";
 import { type RemovedReview, RemovedReviewSchema } from "../schemas/removed-review.ts";
 import { type Review, ReviewSchema } from "../schemas/review.ts";
 import { checkBusiness, checkReview, type ReviewContext, rawReferences, reviewContext } from "./check-references.ts";
-import { compareNewestFirst, type Dataset } from "./dataset.ts";
-import { describeIssues } from "./format-issue.ts";
 import { sourceHint, technicianIdsToNames } from "./normalise-review.ts";
 import { type DataProblem, DataValidationError } from "./problems.ts";
 import { readDataFiles, type SourceFile } from "./read-files.ts";

@@ -1,6 +1,6 @@
 import type { Business } from "../schemas/business.ts";
+import { closest } from "../schemas/format-issue.ts";
 import { REVIEW_SOURCES } from "../schemas/review.ts";
-import { closest } from "./format-issue.ts";
 import type { DataProblem } from "./problems.ts";
 
 /**

@@ -1,5 +1,6 @@
+import { PUBLISHED_DOCUMENTS } from "../registry/documents.ts";
 import { SearchParamsSchema } from "../schemas/search.ts";
-import type { SiteUrls } from "../site/urls.ts";
+import type { SiteUrls } from "../web/urls.ts";
 import { componentSchemas, ref } from "./components.ts";
 
 const json = (schema: object, description: string, type = "application/json") => ({
@@ -39,6 +40,19 @@ function staticDocument(summary: string, schema: object, type: string, descripti
   };
 }
 
+/** The registry's documents that have an OpenAPI entry, in registry order. */
+function staticDocumentPaths() {
+  const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+  return Object.fromEntries(
+    PUBLISHED_DOCUMENTS.filter((row) => "openapi" in row).map((row) => {
+      const { summary, schema } = row.openapi;
+      const body = typeof schema === "string" ? ref(schema) : schema;
+      const type = row.mediaType.split(";")[0] ?? "";
+      return [row.path, staticDocument(summary, body, type, sentence(row.description), row.topic)];
+    }),
+  );
+}
+
 /** Query parameters from a params schema's component (all optional), less those given elsewhere. */
 function queryParameters(id: string, names: readonly string[]) {
   const properties = componentSchemas()[id]?.properties as Record<string, Record<string, unknown>>;
@@ -69,41 +83,7 @@ export function buildOpenApiDocument(urls: SiteUrls, businessName: string) {
       { name: "agents", description: "Machine interfaces: MCP and WebSub." },
     ],
     paths: {
-      "/reviews.json": staticDocument(
-        "The whole reviews dataset",
-        ref("ReviewsDocument"),
-        "application/json",
-        "Business metadata, aggregate rating and every verified review, newest first.",
-        true,
-      ),
-      "/insights.json": staticDocument(
-        "Insights derived from the reviews",
-        ref("InsightsDocument"),
-        "application/json",
-        "Entity statistics for technicians, services and service areas.",
-        false,
-      ),
-      "/api/feed.json": staticDocument(
-        "JSON Feed 1.1 of the 50 newest reviews",
-        ref("JsonFeed"),
-        "application/feed+json",
-        "The 50 newest reviews, newest first.",
-        true,
-      ),
-      "/feed.xml": staticDocument(
-        "Atom feed of the 50 newest reviews",
-        { type: "string" },
-        "application/atom+xml",
-        "Atom 1.0 (RFC 4287) with the same entries as the JSON Feed.",
-        true,
-      ),
-      "/openapi.json": staticDocument(
-        "This OpenAPI description",
-        { type: "object" },
-        "application/json",
-        "OpenAPI 3.1.0.",
-        false,
-      ),
+      ...staticDocumentPaths(),
       "/api/reviews/search": {
         get: {
           operationId: "searchReviews",

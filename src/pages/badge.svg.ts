@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { buildContext } from "../build/context.ts";
-import { aggregateRating } from "../documents/aggregate.ts";
+import { aggregateRating } from "../reviews-document/aggregate.ts";
 import { badgeSvg } from "../site/badge/badge-svg.ts";
 
 export const GET: APIRoute = () => {

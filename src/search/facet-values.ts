@@ -1,5 +1,5 @@
-import { closest } from "../data/format-issue.ts";
 import type { ValidationIssue } from "../schemas/errors.ts";
+import { closest } from "../schemas/format-issue.ts";
 import { foldText } from "./fold.ts";
 import type { SearchIndex } from "./search-index.ts";
 

@@ -1,5 +1,5 @@
-import { closest } from "../data/format-issue.ts";
 import type { ValidationIssue } from "../schemas/errors.ts";
+import { closest } from "../schemas/format-issue.ts";
 import { InvalidRequestError } from "./errors.ts";
 
 const NUMERIC = new Set(["rating", "min_rating", "limit"]);

@@ -1,4 +1,4 @@
-import { latestChange } from "../data/dataset.ts";
+import { latestChange } from "../schemas/dataset.ts";
 import type { ReviewsDocument } from "../schemas/reviews-document.ts";
 import { foldText } from "./fold.ts";
 import { forEachGram } from "./grams.ts";

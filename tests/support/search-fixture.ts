@@ -8,7 +8,7 @@
  */
 import { expect } from "vitest";
 import { loadDataset } from "../../src/data/load-dataset.ts";
-import { buildReviewsDocument } from "../../src/documents/reviews-document.ts";
+import { buildReviewsDocument } from "../../src/reviews-document/reviews-document.ts";
 import type { ValidationIssue } from "../../src/schemas/errors.ts";
 import type { Review } from "../../src/schemas/review.ts";
 import { type SearchResponse, SearchResponseSchema, type SearchSort } from "../../src/schemas/search.ts";

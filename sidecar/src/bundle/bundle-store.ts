@@ -1,8 +1,8 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
-import { SiteUrlMismatchError } from "../../../src/build/built-for.ts";
-import { MANIFEST_FILE } from "../../../src/build/manifest.ts";
+import { SiteUrlMismatchError } from "../../../src/bundle/built-for.ts";
+import { MANIFEST_FILE } from "../../../src/bundle/manifest.ts";
 import { type LoadedBundle, loadIndexedBundle } from "./loaded-bundle.ts";
 
 function manifestStamp(dir: string): string | undefined {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { assertBuiltFor } from "../../../src/build/built-for.ts";
-import { MANIFEST_FILE } from "../../../src/build/manifest.ts";
+import { assertBuiltFor } from "../../../src/bundle/built-for.ts";
+import { MANIFEST_FILE } from "../../../src/bundle/manifest.ts";
 import { type BuildManifest, BuildManifestSchema, type ManifestEntry } from "../../../src/schemas/manifest.ts";
 import { scanManifest } from "./manifest-scan.ts";
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { InsightsDocument } from "../../../src/schemas/insights.ts";
 import { IndexFileError, readSearchIndex, type SearchIndex } from "../../../src/search/search-index.ts";
-import { httpDate } from "../../../src/site/time.ts";
+import { httpDate } from "../../../src/web/time.ts";
 import { type AnswerCache, type AskedOnce, createAnswerCache, createAskedOnce } from "../routes/answer-cache.ts";
 import { readHeaders } from "../routes/send-answer.ts";
 import { type Bundle, BundleError, loadBundle } from "./load-bundle.ts";

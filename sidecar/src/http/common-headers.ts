@@ -1,13 +1,13 @@
 import type { ServerResponse } from "node:http";
-import { DISCOVERY_LINK } from "../../../src/discovery/links.ts";
+import { DISCOVERY_LINK } from "../../../src/registry/links.ts";
 
 /**
  * Headers every answer carries, set by the Express app for everything it answers. Every answer, JSON, MCP, hub or file, points to llms.txt and the
  * API catalog (RFC 8288, RFC 9727); published files replace it with their own Link, which includes
  * the same two links.
  */
-export const COMMON_HEADERS: Readonly<Record<string, string>> = { Link: DISCOVERY_LINK };
+export const ANSWER_HEADERS: Readonly<Record<string, string>> = { Link: DISCOVERY_LINK };
 
-export function setCommonHeaders(res: ServerResponse): void {
-  for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
+export function setAnswerHeaders(res: ServerResponse): void {
+  for (const [name, value] of Object.entries(ANSWER_HEADERS)) res.setHeader(name, value);
 }

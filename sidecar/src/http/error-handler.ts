@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
-import { HubRequestError } from "../../../src/hub/hub-request.ts";
+import { HubRequestError } from "../../../src/websub/hub-request.ts";
 import { type ErrorAnswer, errorAnswer } from "./error-response.ts";
 import { notFound } from "./errors.ts";
 

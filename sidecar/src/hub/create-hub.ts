@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../../../src/schemas/config.ts";
-import { siteUrls } from "../../../src/site/urls.ts";
+import { siteUrls } from "../../../src/web/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import type { Postgres } from "../database/postgres.ts";
 import type { Metrics } from "../metrics/metrics.ts";

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import { withHubParams } from "../../../src/hub/callback-url.ts";
-import { hubSignature } from "../../../src/hub/signature.ts";
+import { withHubParams } from "../../../src/websub/callback-url.ts";
+import { hubSignature } from "../../../src/websub/signature.ts";
 import type { TopicContent } from "./content.ts";
 import { failureReason, type GuardedClient } from "./outbound/guarded-client.ts";
 import type { ClaimedDelivery, HubStore } from "./store/hub-store.ts";

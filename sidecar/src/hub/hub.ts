@@ -1,8 +1,9 @@
 import type { Logger } from "pino";
-import { callbackHost } from "../../../src/hub/callback-url.ts";
-import { type HubRequest, HubRequestError, type LeasePolicy } from "../../../src/hub/hub-request.ts";
-import { topicUrls } from "../../../src/hub/topics.ts";
-import type { SiteUrls, TopicPath } from "../../../src/site/urls.ts";
+import type { TopicPath } from "../../../src/registry/documents.ts";
+import type { SiteUrls } from "../../../src/web/urls.ts";
+import { callbackHost } from "../../../src/websub/callback-url.ts";
+import { type HubRequest, HubRequestError, type LeasePolicy } from "../../../src/websub/hub-request.ts";
+import { topicUrls } from "../../../src/websub/topics.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { type TopicContent, topicContent } from "./content.ts";
 import { DeliveryLoop, type DeliveryOutcome } from "./delivery-loop.ts";

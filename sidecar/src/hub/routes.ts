@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
 import { ipKeyGenerator, rateLimit } from "express-rate-limit";
-import { callbackHost } from "../../../src/hub/callback-url.ts";
-import { HubRequestError, parseHubRequest } from "../../../src/hub/hub-request.ts";
+import { callbackHost } from "../../../src/websub/callback-url.ts";
+import { HubRequestError, parseHubRequest } from "../../../src/websub/hub-request.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { EXACT_ROUTING } from "../http/routing.ts";
 import { sameSecret } from "../http/same-secret.ts";

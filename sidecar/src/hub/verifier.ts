@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { withHubParams } from "../../../src/hub/callback-url.ts";
-import type { HubRequest } from "../../../src/hub/hub-request.ts";
+import { withHubParams } from "../../../src/websub/callback-url.ts";
+import type { HubRequest } from "../../../src/websub/hub-request.ts";
 import { failureReason, type GuardedClient } from "./outbound/guarded-client.ts";
 
 /** A new challenge for every verification: 43 random URL-safe characters. */

@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
-import { setCommonHeaders } from "../http/common-headers.ts";
+import { setAnswerHeaders } from "../http/common-headers.ts";
 import { requestId } from "../http/request-id.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import { routeOf } from "../metrics/routes.ts";
@@ -19,7 +19,7 @@ export function recordRequests(logger: Logger, metrics: Metrics): RequestHandler
     const id = requestId(req);
     res.locals.requestId = id;
     res.setHeader("X-Request-Id", id);
-    setCommonHeaders(res);
+    setAnswerHeaders(res);
     res.once("close", () => {
       const ms = performance.now() - started;
       metrics.observeRequest(req.method, routeOf(req, res), res.statusCode, ms / 1000);

@@ -3,8 +3,8 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { classifyInboundRequest, createMcpHandler, type InboundHttpRequest } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
 import { rateLimit } from "express-rate-limit";
-import { PUBLISHED_DOCUMENTS } from "../../../src/mcp/protocol.ts";
-import type { SiteUrls } from "../../../src/site/urls.ts";
+import { MCP_RESOURCE_DOCUMENTS } from "../../../src/mcp-catalog/protocol.ts";
+import type { SiteUrls } from "../../../src/web/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { type LoadedBundle, readDocument } from "../bundle/loaded-bundle.ts";
 import { nestsDeeperThan } from "../http/json-depth.ts";
@@ -68,7 +68,7 @@ const requestId = (body: unknown): string | number | null => {
 
 /** The published documents whose bytes differ between two builds, as resource URIs. */
 function changedDocuments(before: LoadedBundle, after: LoadedBundle, urls: SiteUrls): string[] {
-  return PUBLISHED_DOCUMENTS.filter(
+  return MCP_RESOURCE_DOCUMENTS.filter(
     (doc) => before.bundle.entries.get(doc.path)?.sha256 !== after.bundle.entries.get(doc.path)?.sha256,
   ).map((doc) => `${urls.base}${doc.path}`);
 }

@@ -10,15 +10,14 @@ import {
 } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
-import { PROMPTS, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_REGISTRATIONS } from "../../../src/mcp/listing.ts";
-import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp/prompts.ts";
-import { MCP_CACHE_TTL_MS, PUBLISHED_DOCUMENTS, REVIEW_TEMPLATE } from "../../../src/mcp/protocol.ts";
-import type { ToolContext, ToolDefinition } from "../../../src/mcp/tool-catalog.ts";
+import { PROMPTS, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_REGISTRATIONS } from "../../../src/mcp-catalog/listing.ts";
+import { answerQuestionPrompt, summarizePrompt } from "../../../src/mcp-catalog/prompts.ts";
+import { MCP_CACHE_TTL_MS, MCP_RESOURCE_DOCUMENTS, REVIEW_TEMPLATE } from "../../../src/mcp-catalog/protocol.ts";
+import type { ToolContext, ToolDefinition } from "../../../src/mcp-catalog/tool-catalog.ts";
 import type { Business } from "../../../src/schemas/business.ts";
-import { IsoDateSchema } from "../../../src/schemas/common.ts";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
 import type { SearchIndex } from "../../../src/search/search-index.ts";
-import type { SiteUrls } from "../../../src/site/urls.ts";
+import type { SiteUrls } from "../../../src/web/urls.ts";
 
 export interface McpContext extends ToolContext {
   urls: SiteUrls;
@@ -32,27 +31,23 @@ export interface McpContext extends ToolContext {
  */
 const PUBLIC: CacheHint = { ttlMs: MCP_CACHE_TTL_MS, cacheScope: "public" };
 
-const ANSWER_ARGS = z.object({
-  question: z.string().min(1).max(500).describe(PROMPTS.answer_customer_question.arguments.question.description),
-});
+const ANSWER_ARGS = z.object(PROMPTS.answer_customer_question.args);
 
 const startsWith = (values: string[]) => (value: string | undefined) =>
   values.filter((v) => v.toLowerCase().startsWith((value ?? "").toLowerCase()));
 
 /** summarize_reviews' arguments, completing one build's technicians and services. */
 function summarizeArgs(business: Business) {
-  const { arguments: args } = PROMPTS.summarize_reviews;
+  const { args } = PROMPTS.summarize_reviews;
   return z.object({
-    // describe() goes inside completable(): it returns a new schema that would lose the completer.
+    // completable() marks the schema it is given, for good: each build marks its own copy (clone()
+    // keeps the description), and marks the inner schema, since optional() would return a copy.
     technician: completable(
-      z.string().describe(args.technician.description),
+      args.technician.unwrap().clone(),
       startsWith(business.technicians.map((t) => t.name)),
     ).optional(),
-    service: completable(
-      z.string().describe(args.service.description),
-      startsWith(business.services.map((s) => s.id)),
-    ).optional(),
-    since: IsoDateSchema.optional().describe(args.since.description),
+    service: completable(args.service.unwrap().clone(), startsWith(business.services.map((s) => s.id))).optional(),
+    since: args.since,
   });
 }
 
@@ -157,7 +152,7 @@ function prepareSurface(context: McpContext) {
     config: { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations },
     callback: (args: unknown) => runTool(context, tool, args),
   }));
-  const documents = PUBLISHED_DOCUMENTS.map((doc) => {
+  const documents = MCP_RESOURCE_DOCUMENTS.map((doc) => {
     const uri = `${context.urls.base}${doc.path}`;
     const read = (): ReadResult => {
       const text = context.readDocument(doc.path);

@@ -1,6 +1,6 @@
-import { fileHeaders } from "../../../src/discovery/cdn/static-headers.ts";
+import { fileHeaders } from "../../../src/registry/static-headers.ts";
 import type { ManifestEntry } from "../../../src/schemas/manifest.ts";
-import type { SiteUrls } from "../../../src/site/urls.ts";
+import type { SiteUrls } from "../../../src/web/urls.ts";
 
 /** Response headers of a published file: the CDN's (see fileHeaders) plus the manifest's validators. */
 export function headersFor(entry: ManifestEntry, urls: SiteUrls): Record<string, string> {

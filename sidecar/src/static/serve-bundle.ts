@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import type { SiteUrls } from "../../../src/site/urls.ts";
+import type { SiteUrls } from "../../../src/web/urls.ts";
 import type { BundleStore } from "../bundle/bundle-store.ts";
 import { isNotModified } from "../http/conditional.ts";
 import { methodNotAllowed } from "../http/errors.ts";

@@ -1,14 +1,14 @@
-import type { Dataset } from "../../data/dataset.ts";
-import { buildReviewsDocument } from "../../documents/reviews-document.ts";
 import { buildAtomFeed } from "../../feeds/atom/build.ts";
 import { buildJsonFeed } from "../../feeds/json-feed/build.ts";
-import { SERVER_INFO } from "../../mcp/listing.ts";
-import { MCP_CURRENT_REVISION, MCP_SESSION_REVISIONS } from "../../mcp/protocol.ts";
+import { SERVER_INFO } from "../../mcp-catalog/listing.ts";
+import { MCP_CURRENT_REVISION, MCP_SESSION_REVISIONS } from "../../mcp-catalog/protocol.ts";
 import { buildOpenApiDocument } from "../../openapi/document.ts";
+import { buildReviewsDocument } from "../../reviews-document/reviews-document.ts";
+import type { Dataset } from "../../schemas/dataset.ts";
 import { reviewsSince } from "../../search/reviews-since.ts";
 import { buildSearchIndex } from "../../search/search-index.ts";
 import { searchReviews } from "../../search/search-reviews.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 
 /** A request that works against the live service, and what it answers for this build's data. */
 export interface ApiExample {

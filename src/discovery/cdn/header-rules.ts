@@ -1,5 +1,5 @@
-import type { SiteUrls } from "../../site/urls.ts";
-import { COMMON_HEADERS, fileHeaders } from "./static-headers.ts";
+import { EVERY_FILE_HEADERS, fileHeaders } from "../../registry/static-headers.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 
 /** One block of a `_headers` file: a path or a `prefix*` pattern, and the headers it sets. */
 export interface HeaderRule {
@@ -20,7 +20,7 @@ interface Item {
 
 function specificHeaders(file: PublishedFile, urls: SiteUrls): Record<string, string> {
   const headers = fileHeaders(file.path, file.content_type, urls);
-  for (const name of Object.keys(COMMON_HEADERS)) delete headers[name];
+  for (const name of Object.keys(EVERY_FILE_HEADERS)) delete headers[name];
   return headers;
 }
 
@@ -39,7 +39,7 @@ function folderRules(prefix: string, items: readonly Item[], rules: HeaderRule[]
       continue;
     }
     const child = `${prefix}${rest.slice(0, slash + 1)}`;
-    // Push in place: copying the array per file made 100k review pages quadratic (163 s builds).
+    // Push in place: copying the array per file would make the rules quadratic in the page count.
     const siblings = children.get(child);
     if (siblings) siblings.push(item);
     else children.set(child, [item]);
@@ -60,7 +60,7 @@ export function headerRules(files: readonly PublishedFile[], urls: SiteUrls): He
       const headers = specificHeaders(file, urls);
       return { path: file.path, headers, key: JSON.stringify(headers) };
     });
-  const rules: HeaderRule[] = [{ pattern: "/*", headers: { ...COMMON_HEADERS } }];
+  const rules: HeaderRule[] = [{ pattern: "/*", headers: { ...EVERY_FILE_HEADERS } }];
   // The home page is the folder "/" itself; it gets an exact rule like any other file at the root.
   folderRules("/", items, rules);
   return rules;

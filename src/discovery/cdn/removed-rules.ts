@@ -1,5 +1,5 @@
 import type { RemovedReview } from "../../schemas/removed-review.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import type { HeaderRule } from "./header-rules.ts";
 
 /** The nginx snippet the build writes next to `_headers`; the nginx example includes it. */

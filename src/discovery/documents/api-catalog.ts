@@ -1,4 +1,5 @@
-import type { SiteUrls } from "../../site/urls.ts";
+import { type CatalogRelation, PUBLISHED_DOCUMENTS, TOPIC_PATHS } from "../../registry/documents.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 
 interface Target {
   href: string;
@@ -13,20 +14,21 @@ interface Target {
  */
 export function buildApiCatalog(urls: SiteUrls, businessName: string) {
   const target = (href: string, type: string, title: string): Target => ({ href, type, title });
+  const related = (relation: CatalogRelation) =>
+    PUBLISHED_DOCUMENTS.filter((row) => "catalog" in row && row.catalog === relation).map((row) =>
+      // Typed as served, without parameters: careful clients compare the essence of the type.
+      target(`${urls.base}${row.path}`, row.mediaType.split(";")[0] ?? "", catalogTitle(row.title, businessName)),
+    );
   return {
     linkset: [
       {
         anchor: urls.home,
-        "service-desc": [target(urls.openapi, "application/json", "OpenAPI 3.1 description")],
-        "service-doc": [target(urls.apiDocs, "text/html", "API documentation with examples")],
-        describedby: [target(urls.llmsTxt, "text/markdown", `${businessName} reviews for language models`)],
-        alternate: [
-          target(urls.jsonFeed, "application/feed+json", "JSON Feed of the newest reviews"),
-          target(urls.atomFeed, "application/atom+xml", "Atom feed of the newest reviews"),
-          target(urls.reviewsDocument, "application/json", "All reviews"),
-        ],
-        hub: [{ href: urls.hub, title: "WebSub hub for the feeds and reviews.json" }],
-        sitemap: [target(urls.sitemap, "application/xml", "Sitemap")],
+        "service-desc": related("service-desc"),
+        "service-doc": related("service-doc"),
+        describedby: related("describedby"),
+        alternate: related("alternate"),
+        hub: [{ href: urls.hub, title: `WebSub hub for ${TOPIC_PATHS.join(", ")}` }],
+        sitemap: related("sitemap"),
       },
       {
         anchor: urls.mcp,
@@ -36,3 +38,6 @@ export function buildApiCatalog(urls: SiteUrls, businessName: string) {
     ],
   };
 }
+
+const catalogTitle = (title: string, businessName: string) =>
+  title === "llms.txt" ? `${businessName} reviews for language models` : title;

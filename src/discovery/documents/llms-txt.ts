@@ -1,7 +1,8 @@
-import { MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp/protocol.ts";
+import { MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp-catalog/protocol.ts";
+import { type LlmsSection, PUBLISHED_DOCUMENTS, SERVER_ENDPOINTS, TOPIC_PATHS } from "../../registry/documents.ts";
 import type { Business } from "../../schemas/business.ts";
 import { SearchParamsSchema } from "../../schemas/search.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 
 export interface LlmsTxtInput {
   business: Pick<Business, "name" | "description">;
@@ -17,7 +18,20 @@ const link = (title: string, url: string, note: string) => `- [${title}](${url})
  * figures from the data, so it changes only with the code and can be cached for an hour.
  */
 export function buildLlmsTxt({ business, urls, tools }: LlmsTxtInput): string {
-  const topics = [urls.atomFeed, urls.jsonFeed, urls.reviewsDocument].join(", ");
+  const lines = (section: LlmsSection): string[] => [
+    `## ${section}`,
+    "",
+    ...PUBLISHED_DOCUMENTS.filter((row) => "llms" in row && row.llms === section).map((row) =>
+      link(row.title, documentUrl(urls, row.path), row.description),
+    ),
+    ...SERVER_ENDPOINTS.filter((row) => "llms" in row && row.llms === section).map((row) =>
+      link(
+        row.title,
+        `${urls.base}${"example" in row ? row.example : row.path}`,
+        endpointNote(row.path, row.description, urls, tools),
+      ),
+    ),
+  ];
   return [
     `# ${business.name} reviews`,
     "",
@@ -25,61 +39,27 @@ export function buildLlmsTxt({ business, urls, tools }: LlmsTxtInput): string {
     "",
     `${business.description} Review dates are YYYY-MM-DD in the business's local time zone, ratings are whole stars from 1 to 5, and every review has a stable \`id\`: cite reviews by it.`,
     "",
-    "## Documents",
+    ...lines("Documents"),
     "",
-    link(
-      "All reviews",
-      urls.reviewsDocument,
-      "the business, its aggregate rating and every verified review, newest first (JSON)",
-    ),
-    link(
-      "Insights",
-      urls.insightsDocument,
-      "figures derived from the reviews per technician, service and service area (JSON)",
-    ),
-    link("JSON Feed", urls.jsonFeed, "JSON Feed 1.1 of the 50 newest reviews"),
-    link("Atom feed", urls.atomFeed, "Atom 1.0 feed of the same 50 reviews"),
-    link(
-      "Review pages",
-      urls.reviewsPage(1),
-      "every review as HTML, 50 a page, each with a permalink at /reviews/{id}/",
-    ),
-    link("Sitemap", urls.sitemap, "every HTML page"),
+    ...lines("API"),
     "",
-    "## API",
-    "",
-    link("API documentation", urls.apiDocs, "every endpoint with a curl example and a real response"),
-    link("OpenAPI description", urls.openapi, "OpenAPI 3.1 description of every endpoint, with JSON Schemas"),
-    link("API catalog", urls.apiCatalog, "RFC 9727 linkset of the machine interfaces"),
-    link(
-      "Search reviews",
-      `${urls.search}?min_rating=4&limit=5`,
-      `GET with the query parameters ${Object.keys(SearchParamsSchema.shape).join(", ")}`,
-    ),
-    link(
-      "Reviews since a date",
-      `${urls.base}/api/reviews/since/2025-01-01`,
-      "GET /api/reviews/since/{YYYY-MM-DD}, with ETag for conditional requests",
-    ),
-    link(
-      "WebSub hub",
-      urls.hub,
-      `POST a form to subscribe to ${topics}; the hub pushes the full document on every change`,
-    ),
-    "",
-    "## MCP",
-    "",
-    link(
-      "MCP endpoint",
-      urls.mcp,
-      `streamable HTTP, read-only tools: ${tools.map((t) => `${t.name} (${t.title})`).join(", ")}`,
-    ),
+    ...lines("MCP"),
     ...MCP_REVISIONS.map((revision) => link(`MCP ${revision}`, urls.mcp, MCP_REVISION_NOTES[revision])),
-    link(
-      "MCP server card",
-      urls.serverCard,
-      "name, transport, protocol versions, tools with JSON Schemas, and prompts",
-    ),
     "",
   ].join("\n");
+}
+
+/** A family row (`/reviews/*`) links its first page. */
+const documentUrl = (urls: SiteUrls, path: string) => `${urls.base}${path.endsWith("*") ? path.slice(0, -1) : path}`;
+
+/** What only this file adds to a server endpoint's registry line: the live parameter and tool lists. */
+function endpointNote(path: string, description: string, urls: SiteUrls, tools: LlmsTxtInput["tools"]): string {
+  if (path === "/api/reviews/search") {
+    return `${description}; query parameters ${Object.keys(SearchParamsSchema.shape).join(", ")}`;
+  }
+  if (path === "/api/websub/hub") {
+    return `${description} (topics ${TOPIC_PATHS.map((topic) => `${urls.base}${topic}`).join(", ")})`;
+  }
+  if (path === "/mcp") return `${description}: ${tools.map((t) => `${t.name} (${t.title})`).join(", ")}`;
+  return description;
 }

@@ -1,6 +1,6 @@
-import { promptList, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_LIST } from "../../mcp/listing.ts";
-import { MCP_CURRENT_REVISION, MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp/protocol.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import { promptList, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_LIST } from "../../mcp-catalog/listing.ts";
+import { MCP_CURRENT_REVISION, MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp-catalog/protocol.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 
 /** What initialize and server/discover announce (see sidecar/src/mcp/server.ts). */
 export const MCP_CAPABILITIES = {

@@ -1,6 +1,6 @@
-import type { Dataset } from "../../data/dataset.ts";
+import type { Dataset } from "../../schemas/dataset.ts";
 import { escapeHtml as x } from "../../site/html.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { type FeedEntry, feedId, newestEntries } from "../shared/entry.ts";
 
 function entryXml(entry: FeedEntry): string {

@@ -1,6 +1,6 @@
-import type { Dataset } from "../../data/dataset.ts";
+import type { Dataset } from "../../schemas/dataset.ts";
 import type { JsonFeed, JsonFeedItem } from "../../schemas/json-feed.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { type FeedEntry, newestEntries } from "../shared/entry.ts";
 
 function item(entry: FeedEntry, urls: SiteUrls): JsonFeedItem {

@@ -1,11 +1,11 @@
-import { type Dataset, reviewLastChanged } from "../../data/dataset.ts";
 import type { Business } from "../../schemas/business.ts";
+import { type Dataset, reviewLastChanged } from "../../schemas/dataset.ts";
 import type { Review } from "../../schemas/review.ts";
 import { escapeHtml, textToHtml } from "../../site/html.ts";
 import { stars } from "../../site/render/review-article.ts";
-import { rfc3339 } from "../../site/time.ts";
-import type { SiteUrls } from "../../site/urls.ts";
 import { VERIFICATION_METHODS } from "../../site/verification/methods.ts";
+import { rfc3339 } from "../../web/time.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 
 /** Number of reviews in each feed (the spec's "50 newest"). */
 export const FEED_SIZE = 50;

@@ -1,4 +1,4 @@
-import { ratingDistribution, summarize } from "../../documents/aggregate.ts";
+import { ratingDistribution, summarize } from "../../reviews-document/aggregate.ts";
 import { ASPECT_IDS } from "../../schemas/analysis.ts";
 import type { Business } from "../../schemas/business.ts";
 import type { AspectBreakdown, EntityInsight, InsightsDocument } from "../../schemas/insights.ts";

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import type { Dataset } from "../../data/dataset.ts";
 import { type DataProblem, DataValidationError, formatProblem } from "../../data/problems.ts";
+import type { Dataset } from "../../schemas/dataset.ts";
 import type { InsightsDocument } from "../../schemas/insights.ts";
 import { hasText } from "../../schemas/review.ts";
-import type { SiteUrls } from "../../site/urls.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { createAnalyzer, loadLexicon, METHOD_VERSION } from "../analysis/analyze-review.ts";
 import { DEFAULT_LEXICON_DIR } from "../analysis/lexicon.ts";
 import { buildDocument } from "../build-document.ts";
@@ -14,7 +14,7 @@ import { loadEditorData } from "../editor/load-editor-data.ts";
 import { loadModel } from "../model/clause-model.ts";
 import { AGGREGATION_VERSION, THRESHOLDS } from "../thresholds.ts";
 import type { TopicListing } from "../topics/rank-topics.ts";
-import { analyseReviews, type ReviewAnalyzer } from "./analyse-reviews.ts";
+import { analyzeReviews, type ReviewAnalyzer } from "./analyze-reviews.ts";
 import { sarcasmNotes } from "./sarcasm-notes.ts";
 
 export interface InsightsStepOptions {
@@ -35,9 +35,8 @@ export interface InsightsStepOptions {
 }
 
 /**
- * Up to this many uncached reviews a worker hardly pays: it takes ~0.5 s to start and load the language
- * model and more to warm up (measured on 2 cores: 8 % faster at 10k sample-length reviews for 40 % more
- * CPU, 33 % faster at 20k, 61 % at 50k).
+ * Up to this many uncached reviews a worker hardly pays: starting it and loading its language model
+ * cost about as much as it saves (bench:build's insights lines show the two-thread figures).
  */
 const WORKER_MINIMUM = 10_000;
 
@@ -61,7 +60,7 @@ const since = (start: number) => (performance.now() - start) / 1000;
  * cache has not seen, and builds the document. Throws DataValidationError (nothing written yet)
  * when an editor file is malformed; what the figures contradict is a warning, never a failure.
  */
-export function computeInsights(options: InsightsStepOptions): InsightsStepResult {
+export async function computeInsights(options: InsightsStepOptions): Promise<InsightsStepResult> {
   let phase = performance.now();
   const { business } = options.dataset;
   // Rating-only reviews have no words to analyse.
@@ -78,7 +77,7 @@ export function computeInsights(options: InsightsStepOptions): InsightsStepResul
   const cache = new AnalysisCache(options.root, `${methodVersion}|${hash}|${model.hash}|${topicsHash}`);
   const threads = options.wrapAnalyzer ? 1 : (options.workers?.threads ?? Math.min(2, availableParallelism()));
   const minimum = options.workers?.minimum ?? WORKER_MINIMUM;
-  const { items, analysed } = analyseReviews(reviews, analyzer, cache, editor.topics, {
+  const { items, analysed } = await analyzeReviews(reviews, analyzer, cache, editor.topics, {
     lexicon,
     modelRoot: options.root,
     threads,

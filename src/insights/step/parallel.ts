@@ -1,7 +1,8 @@
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import type { TopicCatalogue } from "../../schemas/insights-data.ts";
 import type { Lexicon } from "../../schemas/lexicon.ts";
 import type { Encoded } from "../cache/codec.ts";
@@ -14,9 +15,6 @@ export interface WorkerInput {
   topics: TopicCatalogue;
   texts: string[];
   ratings: number[];
-  port: MessagePort;
-  /** An Int32Array over this buffer: the worker sets it to DONE or FAILED once it has posted. */
-  signal: SharedArrayBuffer;
 }
 
 export interface WorkerSetup {
@@ -27,16 +25,10 @@ export interface WorkerSetup {
   cut?: number;
 }
 
-/** What the worker posts on its port. */
+/** What the worker posts to its parent. */
 export type WorkerOutput = { entries: Encoded[] } | { error: string };
 
-export const PENDING = 0;
-export const DONE = 1;
-export const FAILED = 2;
-
-// Next to this file in the source tree; absent when this module is bundled (Astro's copy), and then
-// everything is analysed in this thread.
-const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "analyse-worker.ts");
+const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "analyze-worker.ts");
 
 /** A worker's start (thread, modules, language model), in reviews this thread analyses meanwhile. */
 const STARTUP_REVIEWS = 2_000;
@@ -45,46 +37,43 @@ const STARTUP_REVIEWS = 2_000;
  * The per-review step over `texts` on two threads, this one and a worker, with the entries in input
  * order and equal to those of `inThread` over all of them: a text's result does not depend on what
  * was read before it (see tokens.ts), so the threads need share nothing but the lexicon. This thread
- * takes the first share, the worker the rest. Synchronous like the build step that calls it: this
- * thread blocks on a shared flag and takes the worker's result with receiveMessageOnPort. If the
- * worker fails or does not answer in time, this thread does its share.
+ * takes the first share, the worker the rest. If the worker fails or does not answer in time, this
+ * thread does its share.
  */
-export function analyseWithWorker(
+export async function analyzeWithWorker(
   texts: readonly string[],
   ratings: readonly number[],
   setup: WorkerSetup,
   inThread: (text: string, rating: number) => Encoded,
-): { entries: Encoded[]; worker: boolean } {
+): Promise<{ entries: Encoded[]; worker: boolean }> {
   const n = texts.length;
   // Both threads busy for as long: cut = STARTUP + (n - cut).
   const cut = setup.cut ?? Math.min(n, Math.round((STARTUP_REVIEWS + n) / 2));
   const mine = (from: number, to: number) =>
     texts.slice(from, to).map((t, i) => inThread(t, ratings[from + i] as number));
   if (cut >= n || !existsSync(WORKER_FILE)) return { entries: mine(0, n), worker: false };
-  const signal = new SharedArrayBuffer(4);
-  const flag = new Int32Array(signal);
-  const { port1, port2 } = new MessageChannel();
   const input: WorkerInput = {
     lexicon: setup.lexicon,
     modelRoot: setup.modelRoot,
     topics: setup.topics,
     texts: texts.slice(cut),
     ratings: ratings.slice(cut),
-    port: port2,
-    signal,
   };
-  const worker = new Worker(WORKER_FILE, { workerData: input, transferList: [port2], execArgv: [] });
+  const worker = new Worker(WORKER_FILE, { workerData: input, execArgv: [] });
+  // Listening before this thread's share: a message or error during it must not be missed.
+  const answer = Promise.race([
+    once(worker, "message").then(([message]) => message as WorkerOutput),
+    once(worker, "error").then(([error]) => ({ error: String(error) }) as WorkerOutput),
+  ]);
   const out = mine(0, cut);
   // Generous: the worker analyses thousands of reviews a second once its model is loaded.
-  const deadline = performance.now() + 60_000 + 10 * n;
-  while (Atomics.load(flag, 0) === PENDING && performance.now() < deadline) {
-    Atomics.wait(flag, 0, PENDING, Math.max(1, deadline - performance.now()));
-  }
-  const message = Atomics.load(flag, 0) === PENDING ? undefined : receiveMessageOnPort(port1)?.message;
-  port1.close();
+  const timeout = AbortSignal.timeout(60_000 + 10 * n);
+  const result = await Promise.race([
+    answer,
+    once(timeout, "abort").then((): WorkerOutput => ({ error: "the worker did not answer in time" })),
+  ]);
   void worker.terminate();
-  const result = message as WorkerOutput | undefined;
-  if (result && "entries" in result && result.entries.length === n - cut) {
+  if ("entries" in result && result.entries.length === n - cut) {
     return { entries: [...out, ...result.entries], worker: true };
   }
   return { entries: [...out, ...mine(cut, n)], worker: false };

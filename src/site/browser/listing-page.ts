@@ -1,8 +1,8 @@
-import { PAGE_SIZE, pageCount } from "../../build/pagination.ts";
-import type { Dataset } from "../../data/dataset.ts";
+import type { Dataset } from "../../schemas/dataset.ts";
+import { PAGE_SIZE, pageCount } from "../../web/pagination.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { escapeHtml as h } from "../html.ts";
 import { pageShell } from "../render/page-shell.ts";
-import type { SiteUrls } from "../urls.ts";
 import { articleBodies } from "./articles.ts";
 import { filterBarHtml, reviewCount } from "./filter-bar.ts";
 import { buildListings, type Listing, type Listings, listingPath, type TopicListing } from "./listings.ts";

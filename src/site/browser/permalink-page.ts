@@ -1,6 +1,7 @@
-import type { Dataset } from "../../data/dataset.ts";
-import { aggregateRating } from "../../documents/aggregate.ts";
+import { aggregateRating } from "../../reviews-document/aggregate.ts";
+import type { Dataset } from "../../schemas/dataset.ts";
 import type { AggregateRating } from "../../schemas/reviews-document.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { starRatingSvg } from "../charts/star-rating.ts";
 import { displayPhone } from "../home/business.ts";
 import { escapeHtml as h } from "../html.ts";
@@ -9,7 +10,6 @@ import { reviewJsonLd } from "../jsonld/review.ts";
 import { ogReviewImage } from "../og/paths.ts";
 import { pageShell } from "../render/page-shell.ts";
 import { reviewArticleHtml, reviewHeadline } from "../render/review-article.ts";
-import type { SiteUrls } from "../urls.ts";
 import { VERIFIED_PAGE } from "../verification/methods.ts";
 import { listingPath } from "./listings.ts";
 

@@ -1,7 +1,7 @@
 import type { RemovedReview } from "../../schemas/removed-review.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { escapeHtml as h } from "../html.ts";
 import { pageShell } from "../render/page-shell.ts";
-import type { SiteUrls } from "../urls.ts";
 
 /** Tells search engines to drop the page; the host adds 410 Gone and the same header where it can. */
 export const NOINDEX = `<meta name="robots" content="noindex">`;

@@ -1,8 +1,8 @@
 import type { Business } from "../../schemas/business.ts";
 import type { Review } from "../../schemas/review.ts";
 import type { AggregateRating } from "../../schemas/reviews-document.ts";
+import type { SiteUrls } from "../../web/urls.ts";
 import { reviewHeadline } from "../render/review-article.ts";
-import type { SiteUrls } from "../urls.ts";
 
 const DAYS: Record<string, string> = {
   Mo: "Monday",

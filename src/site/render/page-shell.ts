@@ -1,5 +1,5 @@
+import type { SiteUrls } from "../../web/urls.ts";
 import { escapeHtml as h } from "../html.ts";
-import type { SiteUrls } from "../urls.ts";
 
 export interface ShellOptions {
   title: string;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { callbackHost } from "../../../../src/hub/callback-url.ts";
+import { callbackHost } from "../../../../src/websub/callback-url.ts";
 import { Batch } from "../../database/batch.ts";
 import type { Postgres, Rows } from "../../database/postgres.ts";
 import type {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { callbackHost } from "../../../../src/hub/callback-url.ts";
+import { callbackHost } from "../../../../src/websub/callback-url.ts";
 import { Batch } from "../../database/batch.ts";
 import type {
   ClaimedDelivery,

@@ -1,6 +1,6 @@
-import type { Business } from "../schemas/business.ts";
-import type { RemovedReview } from "../schemas/removed-review.ts";
-import type { Review } from "../schemas/review.ts";
+import type { Business } from "./business.ts";
+import type { RemovedReview } from "./removed-review.ts";
+import type { Review } from "./review.ts";
 
 /** Validated input data: the business and its reviews, newest first (by date, then id). */
 export interface Dataset {

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { type Dataset, latestChange } from "../data/dataset.ts";
+import { type Dataset, latestChange } from "../schemas/dataset.ts";
 import type { BuildManifest, ManifestEntry } from "../schemas/manifest.ts";
-import { httpDate } from "../site/time.ts";
+import { httpDate } from "../web/time.ts";
 import { contentTypeFor } from "./content-types.ts";
 
 export const MANIFEST_FILE = "build-manifest.json";

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { IsoDateSchema } from "../schemas/common.ts";
 import { toolSchema } from "./standard-schema.ts";
 import { TOOLS } from "./tool-catalog.ts";
 
@@ -43,25 +45,35 @@ export interface PromptArgumentInfo {
   required: boolean;
 }
 
-/** Titles, descriptions and arguments of the prompts (their text is built in prompts.ts). */
+/**
+ * The prompts, declared once: titles, descriptions and argument schemas. The server registers these
+ * schemas (adding completions) and prompts/list and the server card derive their argument lists from
+ * them; the prompt texts are built in prompts.ts.
+ */
 export const PROMPTS = {
   summarize_reviews: {
     title: "Summarize reviews",
     description:
       "Summarize the reviews (optionally of one technician, one service, or since a date), citing review ids.",
-    arguments: {
-      technician: { description: "Technician display name, id or first name", required: false },
-      service: { description: "Service id", required: false },
-      since: { description: "Only reviews on or after this date, YYYY-MM-DD", required: false },
+    args: {
+      technician: z.string().describe("Technician display name, id or first name").optional(),
+      service: z.string().describe("Service id").optional(),
+      since: IsoDateSchema.optional().describe("Only reviews on or after this date, YYYY-MM-DD"),
     },
   },
   answer_customer_question: {
     title: "Answer a customer's question",
     description:
       "Answer a prospective customer's question from the business facts and the relevant reviews, citing review ids.",
-    arguments: { question: { description: "The customer's question", required: true } },
+    args: { question: z.string().min(1).max(500).describe("The customer's question") },
   },
 } as const;
+
+/** An argument's description, on the schema or on the one an `.optional()` wraps. */
+function descriptionOf(schema: z.ZodType): string {
+  if (schema.description) return schema.description;
+  return schema instanceof z.ZodOptional ? descriptionOf(schema.unwrap() as z.ZodType) : "";
+}
 
 /** The prompts/list entries. */
 export function promptList() {
@@ -69,8 +81,12 @@ export function promptList() {
     name,
     title: prompt.title,
     description: prompt.description,
-    arguments: Object.entries(prompt.arguments).map(
-      ([arg, info]): PromptArgumentInfo => ({ name: arg, description: info.description, required: info.required }),
+    arguments: Object.entries(prompt.args).map(
+      ([arg, schema]): PromptArgumentInfo => ({
+        name: arg,
+        description: descriptionOf(schema),
+        required: !(schema as z.ZodType).safeParse(undefined).success,
+      }),
     ),
   }));
 }

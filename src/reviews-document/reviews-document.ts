@@ -1,4 +1,4 @@
-import type { Dataset } from "../data/dataset.ts";
+import type { Dataset } from "../schemas/dataset.ts";
 import type { ReviewsDocument } from "../schemas/reviews-document.ts";
 import { aggregateRating } from "./aggregate.ts";
 

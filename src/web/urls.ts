@@ -47,7 +47,3 @@ export function siteUrls(baseUrl: string): SiteUrls {
     reviewsPage: (n) => (n <= 1 ? `${base}/reviews/` : `${base}/reviews/page/${n}/`),
   };
 }
-
-/** The WebSub topics: URL paths of the three documents that track the review data. */
-export const TOPIC_PATHS = ["/feed.xml", "/api/feed.json", "/reviews.json"] as const;
-export type TopicPath = (typeof TOPIC_PATHS)[number];

@@ -1,22 +1,21 @@
-import { type SiteUrls, TOPIC_PATHS } from "../../site/urls.ts";
-import { DISCOVERY_LINK } from "../links.ts";
+import type { SiteUrls } from "../web/urls.ts";
+import { documentAt, TOPIC_PATHS } from "./documents.ts";
+import { DISCOVERY_LINK } from "./links.ts";
 
 const TOPICS = new Set<string>(TOPIC_PATHS);
 
 /** Headers every published file gets, whatever its type: a CDN config sets them once for `/*`. */
-export const COMMON_HEADERS: Readonly<Record<string, string>> = {
+export const EVERY_FILE_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": "ETag, Last-Modified, Link",
   "X-Content-Type-Options": "nosniff",
 };
 
-/** Discovery documents change with the code, not the data: an hour of caching costs nothing. */
-const DISCOVERY_PATHS = new Set(["/llms.txt", "/robots.txt"]);
-
 function cacheControl(path: string, contentType: string): string {
   // Astro's hashed assets never change under the same name; documents change with the data.
   if (path.startsWith("/_astro/")) return "public, max-age=31536000, immutable";
-  if (path.startsWith("/.well-known/") || DISCOVERY_PATHS.has(path)) return "public, max-age=3600";
+  // Documents that change with the code, not the data: an hour of caching costs nothing.
+  if (documentAt(path)?.cache === "code") return "public, max-age=3600";
   if (contentType.startsWith("text/html")) return "public, max-age=0, must-revalidate";
   return "public, max-age=300, must-revalidate";
 }
@@ -51,7 +50,7 @@ export function fileHeaders(path: string, contentType: string, urls: SiteUrls): 
   return {
     "Content-Type": contentType,
     "Cache-Control": cacheControl(path, contentType),
-    ...COMMON_HEADERS,
+    ...EVERY_FILE_HEADERS,
     ...securityHeaders(path, contentType),
     Link: link,
   };

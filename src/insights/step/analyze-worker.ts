@@ -1,27 +1,24 @@
-import { workerData } from "node:worker_threads";
-import { DONE, FAILED, type WorkerInput, type WorkerOutput } from "./parallel.ts";
+import { parentPort, workerData } from "node:worker_threads";
+import type { WorkerInput, WorkerOutput } from "./parallel.ts";
 
 /**
  * The worker thread of the per-review step (see parallel.ts): builds its own analyser from the lexicon,
- * analyses its share, posts the entries and raises the flag. Modules load inside the try, so a failure to load them is reported like any other
- * and the main thread does the share itself.
+ * analyses its share and posts the entries. Modules load inside the try, so a failure to load them is
+ * reported like any other and the main thread does the share itself.
  */
 const input = workerData as WorkerInput;
-const flag = new Int32Array(input.signal);
 let output: WorkerOutput;
 try {
   const { createAnalyzer } = await import("../analysis/analyze-review.ts");
-  const { analyseText } = await import("./analyse-reviews.ts");
+  const { analyzeText } = await import("./analyze-reviews.ts");
   const { loadModel } = await import("../model/clause-model.ts");
   const analyzer = createAnalyzer(input.lexicon, { model: loadModel(input.modelRoot) });
   const { compileTopics } = await import("../topics/match-topics.ts");
   const topics = compileTopics(input.topics);
   output = {
-    entries: input.texts.map((text, i) => analyseText(analyzer, text, input.ratings[i] as number, topics)),
+    entries: input.texts.map((text, i) => analyzeText(analyzer, text, input.ratings[i] as number, topics)),
   };
 } catch (error) {
   output = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
 }
-input.port.postMessage(output);
-Atomics.store(flag, 0, "entries" in output ? DONE : FAILED);
-Atomics.notify(flag, 0);
+parentPort?.postMessage(output);

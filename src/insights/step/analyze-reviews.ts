@@ -6,7 +6,7 @@ import { AnalysedReview } from "../analysed-review.ts";
 import type { AnalysisCache } from "../cache/analysis-cache.ts";
 import { type Encoded, encode } from "../cache/codec.ts";
 import { type CompiledTopic, compileTopics, matchTopics } from "../topics/match-topics.ts";
-import { analyseWithWorker } from "./parallel.ts";
+import { analyzeWithWorker } from "./parallel.ts";
 
 /** What the step needs of the analyser (src/insights/analysis). */
 export interface ReviewAnalyzer {
@@ -25,7 +25,7 @@ export interface ParallelOptions {
 }
 
 /** The whole per-review step for one text: the analysis and the topics its judged clauses speak to. */
-export function analyseText(
+export function analyzeText(
   analyzer: ReviewAnalyzer,
   text: string,
   rating: number,
@@ -42,13 +42,13 @@ export function analyseText(
  * first, on this thread and a worker; the results, the order and the cache's contents are those of
  * the single-threaded path. Cached reviews never go to the worker.
  */
-export function analyseReviews(
+export async function analyzeReviews(
   reviews: readonly Review[],
   analyzer: ReviewAnalyzer,
   cache: AnalysisCache,
   catalogue: TopicCatalogue,
   parallel?: ParallelOptions,
-): { items: AnalysedReview[]; analysed: number } {
+): Promise<{ items: AnalysedReview[]; analysed: number }> {
   const topics = compileTopics(catalogue);
   const keys = reviews.map((review) => cache.key(review.text, review.rating));
   let fresh: Map<string, Encoded> | undefined;
@@ -61,11 +61,11 @@ export function analyseReviews(
     });
     if (pending.size > parallel.minimum) {
       const list = [...pending.values()];
-      const { entries } = analyseWithWorker(
+      const { entries } = await analyzeWithWorker(
         list.map((r) => r.text),
         list.map((r) => r.rating),
         { lexicon: parallel.lexicon, modelRoot: parallel.modelRoot, topics: catalogue },
-        (text, rating) => analyseText(analyzer, text, rating, topics),
+        (text, rating) => analyzeText(analyzer, text, rating, topics),
       );
       fresh = new Map([...pending.keys()].map((key, i) => [key, entries[i] as Encoded]));
     }
@@ -75,7 +75,7 @@ export function analyseReviews(
     const key = keys[i] as string;
     let entry = cache.get(key);
     if (!entry) {
-      entry = fresh?.get(key) ?? analyseText(analyzer, review.text, review.rating, topics);
+      entry = fresh?.get(key) ?? analyzeText(analyzer, review.text, review.rating, topics);
       cache.set(key, entry);
       analysed += 1;
     }

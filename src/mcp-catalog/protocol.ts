@@ -25,13 +25,8 @@ export const MCP_REVISION_NOTES: Record<(typeof MCP_REVISIONS)[number], string> 
  */
 export const MCP_CACHE_TTL_MS = 60_000;
 
-/** The published documents offered as resources (and watched for changes on `subscriptions/listen`). */
-export const PUBLISHED_DOCUMENTS = [
-  { name: "reviews", path: "/reviews.json", mimeType: "application/json", title: "All reviews (reviews.json)" },
-  { name: "insights", path: "/insights.json", mimeType: "application/json", title: "Insights (insights.json)" },
-  { name: "json-feed", path: "/api/feed.json", mimeType: "application/feed+json", title: "JSON Feed of the 50 newest" },
-  { name: "atom-feed", path: "/feed.xml", mimeType: "application/atom+xml", title: "Atom feed of the 50 newest" },
-] as const;
+/** The published documents offered as resources: the registry's rows with an MCP resource name. */
+export { MCP_RESOURCE_DOCUMENTS } from "../registry/documents.ts";
 
 /** The resource template of one review. */
 export const REVIEW_TEMPLATE = "reviews://review/{id}";

@@ -1,4 +1,4 @@
-import type { TopicPath } from "../site/urls.ts";
+import type { TopicPath } from "../registry/documents.ts";
 
 /** A rejected hub request: answered 4xx with the reason as plain text, before any outbound call. */
 export class HubRequestError extends Error {

@@ -1,13 +1,7 @@
-import { API_CATALOG_TYPE } from "../discovery/links.ts";
+import { PUBLISHED_DOCUMENTS } from "../registry/documents.ts";
 
-/** Media types of published files. Astro drops endpoint headers in static builds, so servers and CDN configs use this. */
-const BY_PATH: Record<string, string> = {
-  "/api/feed.json": "application/feed+json; charset=utf-8",
-  "/feed.xml": "application/atom+xml; charset=utf-8",
-  // llmstxt.org: the file is Markdown, and a browser shows text/markdown as text anyway.
-  "/llms.txt": "text/markdown; charset=utf-8",
-  "/.well-known/api-catalog": API_CATALOG_TYPE,
-};
+/** Media types of published documents. Astro drops endpoint headers in static builds, so servers and CDN configs use this. */
+const BY_PATH: ReadonlyMap<string, string> = new Map(PUBLISHED_DOCUMENTS.map((row) => [row.path, row.mediaType]));
 
 const BY_EXTENSION: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -24,8 +18,9 @@ const BY_EXTENSION: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
+/** A registered document's type, else the type its file extension names (assets, page families). */
 export function contentTypeFor(urlPath: string, file: string): string {
-  const exact = BY_PATH[urlPath];
+  const exact = BY_PATH.get(urlPath);
   if (exact) return exact;
   const dot = file.lastIndexOf(".");
   return (dot >= 0 && BY_EXTENSION[file.slice(dot).toLowerCase()]) || "application/octet-stream";
