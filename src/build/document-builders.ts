@@ -8,7 +8,9 @@ import { serializeInsights } from "../insights/serialize.ts";
 import { TOOLS } from "../mcp-catalog/tool-catalog.ts";
 import { buildOpenApiDocument } from "../openapi/document.ts";
 import type { EndpointPath } from "../registry/documents.ts";
+import { aggregateRating } from "../reviews-document/aggregate.ts";
 import { buildReviewsDocument } from "../reviews-document/reviews-document.ts";
+import { badgeSvg } from "../site/badge/badge-svg.ts";
 import type { BuildContext } from "./context.ts";
 
 /**
@@ -26,4 +28,6 @@ export const DOCUMENT_BUILDERS: Record<EndpointPath, (context: BuildContext) => 
   "/llms.txt": ({ dataset, urls }) => buildLlmsTxt({ business: dataset.business, urls, tools: TOOLS }),
   "/.well-known/mcp/server-card.json": ({ urls }) => JSON.stringify(buildServerCard(urls), null, 2),
   "/robots.txt": ({ urls }) => buildRobotsTxt(urls),
+  "/badge.svg": ({ dataset }) => badgeSvg(dataset.business.name, aggregateRating(dataset.reviews), "light"),
+  "/badge-dark.svg": ({ dataset }) => badgeSvg(dataset.business.name, aggregateRating(dataset.reviews), "dark"),
 };

@@ -34,7 +34,7 @@ export interface PublishedDocument {
   description: string;
   /**
    * Who writes it: `endpoint` an Astro endpoint over the builder of the same path in
-   * src/build/document-builders.ts; `page` an Astro page component in src/pages; `build` the build
+   * src/build/document-builders.ts; `page` an Astro page (or image route) in src/pages; `build` the build
    * script, after Astro (review pages, sitemaps).
    */
   madeBy: "endpoint" | "page" | "build";
@@ -176,6 +176,51 @@ export const PUBLISHED_DOCUMENTS = [
     topic: false,
     cache: "code",
     llms: "API",
+  },
+  {
+    path: "/verified/",
+    mediaType: HTML_TYPE,
+    title: "How reviews are verified",
+    description: "what each verification method (invoice, job record, ...) checks before a review is published",
+    madeBy: "page",
+    topic: false,
+    cache: "page",
+  },
+  {
+    path: "/embed/",
+    mediaType: HTML_TYPE,
+    title: "Review widget",
+    description: "the rating and the three newest reviews, for an iframe on the business's own website",
+    madeBy: "page",
+    topic: false,
+    cache: "page",
+  },
+  {
+    path: "/badge.svg",
+    mediaType: "image/svg+xml",
+    title: "Rating badge",
+    description: "the rating and the number of verified reviews as an image for the business's website",
+    madeBy: "endpoint",
+    topic: false,
+    cache: "data",
+  },
+  {
+    path: "/badge-dark.svg",
+    mediaType: "image/svg+xml",
+    title: "Rating badge, dark",
+    description: "the rating badge for a dark background",
+    madeBy: "endpoint",
+    topic: false,
+    cache: "data",
+  },
+  {
+    path: "/og/*",
+    mediaType: "image/png",
+    title: "Social cards",
+    description: "the og:image of the home page and of the review pages (one per star rating)",
+    madeBy: "page",
+    topic: false,
+    cache: "data",
   },
   {
     path: "/llms.txt",
