@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The fixed aspect taxonomy of the insights (issue #3). Order is the display order. */
+/** The fixed aspect taxonomy of the insights. Order is the display order. */
 export const ASPECT_IDS = [
   "punctuality",
   "responsiveness",

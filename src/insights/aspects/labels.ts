@@ -1,6 +1,6 @@
 import type { AspectId } from "../../schemas/analysis.ts";
 
-/** Display label, the noun used in generated sentences, and what the aspect covers (issue #3 taxonomy). */
+/** Display label, the noun used in generated sentences, and what the aspect covers. */
 export const ASPECT_TEXT: Record<AspectId, { label: string; noun: string; description: string }> = {
   punctuality: {
     label: "Punctuality",
