@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 
 type AnySchema = z.core.$ZodType;
 
@@ -7,26 +7,21 @@ export function fieldsAt(schema: AnySchema, path: readonly PropertyKey[]): strin
   let current: AnySchema | undefined = schema;
   for (const key of path) {
     current = unwrap(current);
-    if (!current) return [];
-    const def = current._zod.def as unknown as Record<string, unknown>;
-    if (def.type === "array") current = def.element as AnySchema;
-    else if (def.type === "object") current = (def.shape as Record<string, AnySchema>)[String(key)];
+    if (current instanceof z.ZodArray) current = current.element;
+    else if (current instanceof z.ZodObject) current = current.shape[String(key)];
     else return [];
   }
   const target = unwrap(current);
-  const def = target?._zod.def as unknown as Record<string, unknown> | undefined;
-  return def?.type === "object" ? Object.keys(def.shape as object) : [];
+  return target instanceof z.ZodObject ? Object.keys(target.shape) : [];
 }
 
 function unwrap(schema: AnySchema | undefined): AnySchema | undefined {
   let current = schema;
   for (;;) {
-    const def = current?._zod.def as unknown as Record<string, unknown> | undefined;
-    if (!def) return current;
-    if (def.type === "optional" || def.type === "nullable" || def.type === "default") {
-      current = def.innerType as AnySchema;
-    } else if (def.type === "pipe") {
-      current = def.in as AnySchema;
+    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
+      current = current.unwrap();
+    } else if (current instanceof z.ZodPipe) {
+      current = current.in;
     } else {
       return current;
     }

@@ -25,19 +25,24 @@ export function readCsv(
   aliases: ReadonlyMap<string, string>,
 ): { rows: CsvRow[]; ignored: string[]; columns: string[] } {
   // csv-parse counts a quoted CRLF as two lines; with LF only, its line numbers are the file's.
+  // The line each record ends on, from the documented per-record context.
+  const endLines: number[] = [];
   const records = parse(text.replace(/\r\n?/g, "\n"), {
     bom: true,
     delimiter: delimiterOf(text),
-    info: true,
     skip_empty_lines: true,
     relax_column_count: true,
     trim: false,
-  }) as unknown as { record: string[]; info: { lines: number } }[];
+    on_record: (record: string[], context) => {
+      endLines.push(context.lines);
+      return record;
+    },
+  });
   const [header, ...data] = records;
   if (!header) return { rows: [], ignored: [], columns: [] };
-  const columns = header.record.map((name) => aliases.get(columnKey(name)));
-  const ignored = header.record.filter((_, i) => columns[i] === undefined && header.record[i]?.trim() !== "");
-  const rows = data.map(({ record, info }) => {
+  const columns = header.map((name) => aliases.get(columnKey(name)));
+  const ignored = header.filter((name, i) => columns[i] === undefined && name.trim() !== "");
+  const rows = data.map((record, index) => {
     const breaks = record.reduce((sum, value) => sum + (value.match(/\n/g)?.length ?? 0), 0);
     const values = new Map<string, string>();
     record.forEach((value, i) => {
@@ -45,7 +50,7 @@ export function readCsv(
       const trimmed = value.trim();
       if (column && trimmed !== "" && !values.has(column)) values.set(column, trimmed);
     });
-    return { line: info.lines - breaks, values };
+    return { line: (endLines[index + 1] ?? 0) - breaks, values };
   });
   // Spreadsheets save rows of empty cells (",,,,") below the data: they are no rows at all.
   const filled = rows.filter((row) => row.values.size > 0);
