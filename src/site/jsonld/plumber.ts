@@ -70,38 +70,48 @@ export function plumberJsonLd(input: PlumberJsonLdInput): Record<string, unknown
       itemOffered: { "@type": "Service", name: service.name, description: service.description },
     })),
     mainEntityOfPage: urls.home,
-    ...(aggregate.review_count > 0
+    ...aggregateRatingNode(aggregate),
+    review: reviews.map((review) => reviewNode(review, urls, id)),
+  };
+}
+
+/** `aggregateRating` of the business, absent while it has no reviews (schema.org wants a count above 0). */
+export function aggregateRatingNode(aggregate: AggregateRating) {
+  return aggregate.review_count > 0
+    ? {
+        aggregateRating: {
+          "@type": "AggregateRating",
+          ratingValue: aggregate.rating_value,
+          reviewCount: aggregate.review_count,
+          bestRating: aggregate.best_rating,
+          worstRating: aggregate.worst_rating,
+        },
+      }
+    : {};
+}
+
+/** One review as a schema.org `Review`, its reply a `Comment` by the business (`businessId`). */
+export function reviewNode(review: Review, urls: SiteUrls, businessId: string) {
+  return {
+    "@type": "Review",
+    "@id": urls.permalink(review.id),
+    url: urls.permalink(review.id),
+    name: reviewHeadline(review),
+    datePublished: review.date,
+    ...(review.updated ? { dateModified: review.updated } : {}),
+    author: { "@type": "Person", name: review.author.name },
+    reviewRating: { "@type": "Rating", ratingValue: review.rating, bestRating: 5, worstRating: 1 },
+    ...(review.text ? { reviewBody: review.text } : {}),
+    ...(review.response
       ? {
-          aggregateRating: {
-            "@type": "AggregateRating",
-            ratingValue: aggregate.rating_value,
-            reviewCount: aggregate.review_count,
-            bestRating: aggregate.best_rating,
-            worstRating: aggregate.worst_rating,
+          comment: {
+            "@type": "Comment",
+            text: review.response.text,
+            dateCreated: review.response.date,
+            author: { "@id": businessId },
           },
         }
       : {}),
-    review: reviews.map((review) => ({
-      "@type": "Review",
-      "@id": urls.permalink(review.id),
-      url: urls.permalink(review.id),
-      name: reviewHeadline(review),
-      datePublished: review.date,
-      ...(review.updated ? { dateModified: review.updated } : {}),
-      author: { "@type": "Person", name: review.author.name },
-      reviewRating: { "@type": "Rating", ratingValue: review.rating, bestRating: 5, worstRating: 1 },
-      reviewBody: review.text,
-      ...(review.response
-        ? {
-            comment: {
-              "@type": "Comment",
-              text: review.response.text,
-              dateCreated: review.response.date,
-              author: { "@id": id },
-            },
-          }
-        : {}),
-    })),
   };
 }
 
