@@ -1,4 +1,6 @@
 import { availableParallelism } from "node:os";
+import { stopChild } from "./children.ts";
+import { floorRequests, prepareFloorResults, startFloor } from "./mcp-floor.ts";
 import {
   ABANDONED_SESSIONS,
   CONNECTIONS,
@@ -24,17 +26,18 @@ import { filterMix, queryString } from "./shared-filters.ts";
 /**
  * bench:mcp's measured runs against one running sidecar, each row printed as soon as it is
  * measured: (1) the HTTP search, (2) the same searches as 2026-07-28 tool calls (no session) and
- * (2b) as 2025 tool calls on one session, (3) whole 2025 session cycles, (4) abandoned sessions, with
- * the memory readings around them.
+ * (2b) as 2025 tool calls on one session, (2c, 2d) the SDK's own floor for such calls (the SDK
+ * alone in its own process, its tools doing no work), (3) whole 2025 session cycles, (4) abandoned
+ * sessions, with the memory readings around them.
  */
 export async function runPhases(sidecar: Sidecar): Promise<McpMeasurements & { failures: number }> {
   const base = sidecar.url;
   const rssAtStart = procStatus(sidecar.pid, "VmRSS");
-  const withCpu = async <T extends Measured>(run: () => Promise<T>): Promise<T> => {
-    const before = cpuSeconds(sidecar.pid);
+  const withCpu = async <T extends Measured>(run: () => Promise<T>, pid = sidecar.pid): Promise<T> => {
+    const before = cpuSeconds(pid);
     const measured = await run();
-    const cpuMs = ((cpuSeconds(sidecar.pid) - before) * 1000) / Math.max(1, measured.count);
-    return { ...measured, cpuMs, rss: procStatus(sidecar.pid, "VmRSS") };
+    const cpuMs = ((cpuSeconds(pid) - before) * 1000) / Math.max(1, measured.count);
+    return { ...measured, cpuMs, rss: procStatus(pid, "VmRSS") };
   };
   const newestPage = (await (await fetch(`${base}/api/reviews/search?limit=1`)).json()) as {
     total: number;
@@ -83,6 +86,22 @@ export async function runPhases(sidecar: Sidecar): Promise<McpMeasurements & { f
     cannon({ url: base, connections: CONNECTIONS, duration: SECONDS, requests: sessionToolRequests }),
   );
   console.log(row("(2b) the same, 2025-11-25 in one session", sessionTool, "req/s"));
+
+  const floor = await startFloor(await prepareFloorResults(base, mix));
+  let floorPing: Measured;
+  let floorReplay: Measured;
+  try {
+    const floorLoad = floorRequests(mix.length);
+    const onFloor = (requests: typeof floorLoad.ping) => () =>
+      cannon({ url: floor.url, connections: CONNECTIONS, duration: SECONDS, requests });
+    await cannon({ url: floor.url, connections: CONNECTIONS, duration: WARMUP_SECONDS, requests: floorLoad.replay });
+    floorPing = await withCpu(onFloor(floorLoad.ping), floor.pid);
+    console.log(row("(2c) SDK floor: tools/call of a no-op tool", floorPing, "req/s"));
+    floorReplay = await withCpu(onFloor(floorLoad.replay), floor.pid);
+    console.log(row("(2d) SDK floor: the results of (2), prepared", floorReplay, "req/s"));
+  } finally {
+    await stopChild(floor.child);
+  }
   const cycles = await withCpu(() => sessionCycles(base, mix, SECONDS));
   console.log(row("(3) initialize + tools/call + DELETE", cycles, "cycles/s"));
   console.log(`    the client's own CPU: ${f(cycles.clientCpuMs, 2, 5)} ms per cycle`);
@@ -107,11 +126,21 @@ export async function runPhases(sidecar: Sidecar): Promise<McpMeasurements & { f
   const rssAfterAgain = procStatus(sidecar.pid, "VmRSS");
   console.log(row(`    another ${ABANDONED_SESSIONS}`, again, "req/s"));
 
-  const failures = http.errors + tool.errors + sessionTool.errors + cycles.errors + abandoned.errors + again.errors;
+  const failures =
+    http.errors +
+    tool.errors +
+    sessionTool.errors +
+    floorPing.errors +
+    floorReplay.errors +
+    cycles.errors +
+    abandoned.errors +
+    again.errors;
   return {
     http,
     tool,
     sessionTool,
+    floorPing,
+    floorReplay,
     cycles,
     rssAtStart,
     rssBefore,

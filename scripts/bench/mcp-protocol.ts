@@ -24,27 +24,30 @@ export const INITIALIZE_BODY = JSON.stringify({
 export const callBody = (args: Record<string, string | number>, id = 1) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_reviews", arguments: args } });
 
-/** Headers of a 2026-07-28 tools/call of search_reviews: no session, the method and name repeated. */
-export const MODERN_HEADERS = {
+/** Headers of a 2026-07-28 tools/call of a tool: no session, the method and name repeated. */
+export const modernHeaders = (tool: string) => ({
   "Content-Type": "application/json",
   Accept: "application/json, text/event-stream",
   "MCP-Protocol-Version": MCP_CURRENT_REVISION,
   "Mcp-Method": "tools/call",
-  "Mcp-Name": "search_reviews",
-};
+  "Mcp-Name": tool,
+});
+export const MODERN_HEADERS = modernHeaders("search_reviews");
 const MODERN_META = {
   "io.modelcontextprotocol/protocolVersion": MCP_CURRENT_REVISION,
   "io.modelcontextprotocol/clientInfo": { name: "bench-mcp", version: "1" },
   "io.modelcontextprotocol/clientCapabilities": {},
 };
-/** A self-describing 2026-07-28 tools/call of search_reviews. */
-export const modernCallBody = (args: Record<string, string | number>, id = 1) =>
+/** A self-describing 2026-07-28 tools/call. */
+export const modernToolCallBody = (tool: string, args: Record<string, unknown>, id = 1) =>
   JSON.stringify({
     jsonrpc: "2.0",
     id,
     method: "tools/call",
-    params: { name: "search_reviews", arguments: args, _meta: MODERN_META },
+    params: { name: tool, arguments: args, _meta: MODERN_META },
   });
+export const modernCallBody = (args: Record<string, string | number>, id = 1) =>
+  modernToolCallBody("search_reviews", args, id);
 
 /** Initializes a session and completes the handshake; resolves with its Mcp-Session-Id. */
 export async function openSession(base: string): Promise<string> {

@@ -19,6 +19,9 @@ export interface McpMeasurements {
   tool: Measured;
   /** 2025-11-25 tools/call in one session. */
   sessionTool: Measured;
+  /** The SDK alone: 2026-07-28 tools/call of a no-op tool, and of one answering (2)'s results prepared. */
+  floorPing: Measured;
+  floorReplay: Measured;
   cycles: Measured;
   rssAtStart: number;
   rssBefore: number;
@@ -42,6 +45,16 @@ export function printSummary(m: McpMeasurements, sidecar: Sidecar): void {
   console.log(
     `  same, from server CPU     ${f(cpuRatio, 3, 6)}   (HTTP search CPU / tool call CPU: the ratio on one saturated core)`,
   );
+  // The SDK's own cost per call bounds the ratio any server on it can reach, whatever its tools do.
+  for (const [label, floor] of [
+    ["SDK floor, no-op tool", m.floorPing],
+    ["SDK floor, (2)'s results", m.floorReplay],
+  ] as const) {
+    const byCpu = (m.http.cpuMs ?? Number.NaN) / (floor.cpuMs ?? Number.NaN);
+    console.log(
+      `  ${`${label} / HTTP search`.padEnd(40)} ${f(floor.rps / m.http.rps, 3, 6)}   (${f(byCpu, 3, 5)} from server CPU: the best ratio a tools/call on this SDK can reach)`,
+    );
+  }
   console.log(
     `session cycles per second  ${f(m.cycles.rps, 0, 6)}   (target >= ${TARGETS.cyclesPerSecond})  ${verdict(m.cycles.rps >= TARGETS.cyclesPerSecond)}`,
   );
