@@ -15,16 +15,21 @@ import { z } from "zod";
 
 const prepared = JSON.parse(readFileSync(process.env.FLOOR_RESULTS ?? "", "utf8")) as CallToolResult[];
 
+// Everything but the server itself is made once, so the floor is the SDK's per-request work alone.
+const SERVER_INFO = { name: "sdk-floor", version: "1.0.0" };
+const OPTIONS = { capabilities: { tools: {} } };
+const PING = { description: "Answers pong.", inputSchema: z.object({}) };
+const PONG: CallToolResult = { content: [{ type: "text", text: "pong" }] };
+const REPLAY = {
+  description: "A prepared result, by position.",
+  inputSchema: z.object({ position: z.number().int().min(0) }),
+};
+const replay = ({ position }: { position: number }) => prepared[position % prepared.length] ?? PONG;
+
 function floorServer(): McpServer {
-  const server = new McpServer({ name: "sdk-floor", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.registerTool("ping", { description: "Answers pong.", inputSchema: z.object({}) }, () => ({
-    content: [{ type: "text", text: "pong" }],
-  }));
-  server.registerTool(
-    "replay",
-    { description: "A prepared result, by position.", inputSchema: z.object({ position: z.number().int().min(0) }) },
-    ({ position }) => prepared[position % prepared.length] ?? { content: [] },
-  );
+  const server = new McpServer(SERVER_INFO, OPTIONS);
+  server.registerTool("ping", PING, () => PONG);
+  server.registerTool("replay", REPLAY, replay);
   return server;
 }
 
