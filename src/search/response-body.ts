@@ -2,7 +2,7 @@ import type { SincePage } from "./reviews-since.ts";
 import type { SearchIndex } from "./search-index.ts";
 import type { SearchPage } from "./search-reviews.ts";
 
-/** A JSON body as the pieces it is sent in: the reviews' stored bytes are never copied. */
+/** A JSON body as the pieces it is sent in (since's reviews: one slice of the stored bytes, not copied). */
 export interface JsonChunks {
   chunks: Buffer[];
   length: number;
@@ -25,24 +25,14 @@ function assemble(head: string, reviews: Buffer[]): JsonChunks {
 
 /**
  * The search response (SearchResponseSchema's member order): the page's reviews, as stored, joined
- * into one buffer (a page is at most a few hundred reviews), so it is sent in one write rather
- * than as a write per review and comma.
+ * into one buffer (a page is at most a hundred reviews), sent in one write.
  */
 export function searchBody(index: SearchIndex, page: SearchPage): JsonChunks {
   const head = Buffer.from(
     `{"total":${page.total},"count":${page.positions.length},"limit":${page.limit},"next_cursor":${JSON.stringify(page.next_cursor)},"reviews":[`,
   );
-  const reviews = page.positions.map((p) => index.json(p));
-  let length = head.length + Math.max(0, reviews.length - 1) + TAIL.length;
-  for (const review of reviews) length += review.length;
-  const body = Buffer.allocUnsafe(length);
-  let at = head.copy(body, 0);
-  reviews.forEach((review, i) => {
-    if (i > 0) at += COMMA.copy(body, at);
-    at += review.copy(body, at);
-  });
-  TAIL.copy(body, at);
-  return { chunks: [body], length };
+  const body = index.joinJson(page.positions, head, TAIL);
+  return { chunks: [body], length: body.length };
 }
 
 /** The since response (SinceResponseSchema's member order): its reviews are one run of stored bytes. */
