@@ -2,7 +2,7 @@ import type { SincePage } from "./reviews-since.ts";
 import type { SearchIndex } from "./search-index.ts";
 import type { SearchPage } from "./search-reviews.ts";
 
-/** A JSON body as the pieces it is sent in (since's reviews: one slice of the stored bytes, not copied). */
+/** A JSON body as the pieces it is sent in: the reviews' stored bytes are never copied. */
 export interface JsonChunks {
   chunks: Buffer[];
   length: number;
@@ -23,16 +23,13 @@ function assemble(head: string, reviews: Buffer[]): JsonChunks {
   return { chunks, length };
 }
 
-/**
- * The search response (SearchResponseSchema's member order): the page's reviews, as stored, joined
- * into one buffer (a page is at most a hundred reviews), sent in one write.
- */
+/** The search response (SearchResponseSchema's member order), the page's reviews joined as stored. */
 export function searchBody(index: SearchIndex, page: SearchPage): JsonChunks {
-  const head = Buffer.from(
-    `{"total":${page.total},"count":${page.positions.length},"limit":${page.limit},"next_cursor":${JSON.stringify(page.next_cursor)},"reviews":[`,
+  const head = `{"total":${page.total},"count":${page.positions.length},"limit":${page.limit},"next_cursor":${JSON.stringify(page.next_cursor)},"reviews":[`;
+  return assemble(
+    head,
+    page.positions.map((p) => index.json(p)),
   );
-  const body = index.joinJson(page.positions, head, TAIL);
-  return { chunks: [body], length: body.length };
 }
 
 /** The since response (SinceResponseSchema's member order): its reviews are one run of stored bytes. */

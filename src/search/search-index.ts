@@ -38,11 +38,6 @@ export interface SearchIndex {
   words(): { words: readonly string[]; postings: readonly Posting[] };
   /** The review at a position, as serialised in reviews.json. */
   json(position: number): Buffer;
-  /**
-   * The reviews at `positions`, as serialised in reviews.json, joined by commas between `head` and
-   * `tail`: one buffer, copied straight from the stored bytes (no buffer object per review).
-   */
-  joinJson(positions: readonly number[], head: Buffer, tail: Buffer): Buffer;
   /** The reviews at positions [from, to), serialised and joined by commas (one slice, no copy). */
   jsonRun(from: number, to: number): Buffer;
   review(position: number): Review;
@@ -57,7 +52,6 @@ export class IndexFileError extends Error {
 }
 
 const ALIGNED = 4;
-const COMMA = 0x2c;
 
 /** Reads a search index file (see index-format.ts); throws IndexFileError when it is not one. */
 export function readSearchIndex(file: Buffer): SearchIndex {
@@ -139,19 +133,6 @@ export function readSearchIndex(file: Buffer): SearchIndex {
     },
     // Each review's bytes end one before the next one's start (a comma, or past the end).
     json: (p) => json.subarray(jsonOffsets[p], (jsonOffsets[p + 1] as number) - 1),
-    joinJson(positions, head, tail) {
-      // A review's bytes end one before the next one's start: with its comma, the run up to it.
-      let length = head.length + tail.length - (positions.length > 0 ? 1 : 0);
-      for (const p of positions) length += (jsonOffsets[p + 1] as number) - (jsonOffsets[p] as number);
-      const joined = Buffer.allocUnsafe(length);
-      let at = head.copy(joined, 0);
-      for (const [i, p] of positions.entries()) {
-        if (i > 0) joined[at++] = COMMA;
-        at += json.copy(joined, at, jsonOffsets[p], (jsonOffsets[p + 1] as number) - 1);
-      }
-      tail.copy(joined, at);
-      return joined;
-    },
     jsonRun: (from, to) => json.subarray(jsonOffsets[from], Math.max(0, (jsonOffsets[to] as number) - 1)),
     review: (p) => JSON.parse(json.toString("utf8", jsonOffsets[p], (jsonOffsets[p + 1] as number) - 1)) as Review,
     folded(p) {
