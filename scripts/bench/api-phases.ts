@@ -9,7 +9,8 @@ import { dayBefore, searchPaths } from "./shared-filters.ts";
 
 /**
  * bench:api's measurements, in the order they run: on 10k reviews the bare ceiling, search over a
- * fixed mix, search where every request is a query not asked before, and since 304; the new-query
+ * fixed mix, search where every request is a query not asked before, and since 304 (beside the bare
+ * ceiling, a minimal Express 5 app sending the same body: Express's own floor); the new-query
  * load again on 1k and 100k reviews; then, on 100k, start-up and the RSS after 100,000 distinct queries.
  */
 
@@ -23,6 +24,8 @@ type Memory = { rss: number; peak: number };
 export interface ApiMeasurements {
   typicalBytes: number;
   ceiling: LoadResult;
+  /** A minimal Express 5 app sending the ceiling's body: the floor of Express itself. */
+  expressFloor: LoadResult;
   fixedMix: LoadResult;
   newQueries: LoadResult;
   since304: LoadResult;
@@ -113,6 +116,10 @@ async function mainPhases(bench: Bench, dist: string) {
   const ceiling = await measure("bare node:http ceiling", bare, [{ path: "/" }], load);
   await bare.stop();
   expectOnly(problems, ceiling, "200");
+  const floor = await startServer("express floor", "scripts/bench/api-express-floor.ts", [bodyFile], {});
+  const expressFloor = await measure("Express 5, prepared buffer", floor, [{ path: "/" }], load);
+  await floor.stop();
+  expectOnly(problems, expressFloor, "200");
 
   // A fresh list for every phase: autocannon writes onto the request objects it is given.
   const fixedMix = await measure(
@@ -132,7 +139,7 @@ async function mainPhases(bench: Bench, dist: string) {
   const since304 = await measure("since, If-None-Match (304)", sidecar, revalidations, load);
   expectOnly(problems, since304, "304");
   await sidecar.stop();
-  return { typicalBytes: typical.length, ceiling, fixedMix, newQueries, since304 };
+  return { typicalBytes: typical.length, ceiling, expressFloor, fixedMix, newQueries, since304 };
 }
 
 /** 100k reviews: start-up, RSS before and after DISTINCT_QUERIES distinct queries (as fast as it answers). */

@@ -29,6 +29,7 @@ export function printReport(m: ApiMeasurements, load: LoadOptions): void {
   console.log(`${`${MAIN_SIZE / 1000}k reviews`.padEnd(34)}   req/s  x bare  p50 ms  p99 ms  CPU us/req  statuses`);
   const { ceiling } = m;
   console.log(row("bare node:http ceiling", ceiling, ceiling));
+  console.log(row("Express 5, prepared buffer", m.expressFloor, ceiling));
   console.log(row("search, fixed mix of 10", m.fixedMix, ceiling));
   console.log(row("search, every request a new query", m.newQueries, ceiling));
   console.log(row("since, If-None-Match (304)", m.since304, ceiling));

@@ -14,7 +14,7 @@ import { SessionTokens } from "./mcp/session-tokens.ts";
 import { createMetrics, type Metrics } from "./metrics/metrics.ts";
 import { metricsRoutes } from "./metrics/routes.ts";
 import { healthRoutes, type Readiness, type ReadinessDetails } from "./routes/health.ts";
-import { reviewRoutes } from "./routes/reviews.ts";
+import { addReviewRoutes } from "./routes/reviews.ts";
 import { serveBundle } from "./static/serve-bundle.ts";
 
 export interface AppDeps {
@@ -69,7 +69,7 @@ export function createApp(deps: AppDeps): Express {
   // One budget per client across the read API's routes and the static documents.
   const readLimit = readRateLimit(deps.config.READ_RATE_LIMIT_PER_MINUTE ?? 0);
   if (readLimit) app.use("/api/reviews", readLimit);
-  app.use(reviewRoutes(deps.store));
+  addReviewRoutes(app, deps.store);
   app.use(compression({ threshold: 1024 }));
   app.use(healthRoutes(deps.store, deps.readiness, deps.readinessDetails));
   app.use(metricsRoutes(metrics, deps.config.METRICS_TOKEN));

@@ -12,6 +12,7 @@ export interface PreparedSince {
   limit: number | undefined;
   start: number;
   query: string;
+  /** The date's fingerprint, limit and start: equal keys give equal answers on the same data. */
   key: string;
 }
 
@@ -30,7 +31,7 @@ export function prepareSince(index: SearchIndex, input: unknown): PreparedSince 
   }
   if (!parsed.success || issues.length > 0 || query === undefined) throw new InvalidRequestError(issues);
   const { limit } = parsed.data;
-  return { since: parsed.data.date, limit, start, query, key: canonical(parsed.data) };
+  return { since: parsed.data.date, limit, start, query, key: `s${query}-${limit ?? "all"}-${start}` };
 }
 
 export interface SincePage {

@@ -2,7 +2,7 @@ import { IsoDateSchema } from "../schemas/common.ts";
 import type { ValidationIssue } from "../schemas/errors.ts";
 import type { Review } from "../schemas/review.ts";
 import { type SearchParams, SearchParamsSchema, type SearchResponse, type SearchSort } from "../schemas/search.ts";
-import { canonical, decodeCursor, digest, encodeCursor, queryFingerprint } from "./cursor.ts";
+import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor.ts";
 import { InvalidRequestError } from "./errors.ts";
 import { resolveService, resolveTechnician } from "./facet-values.ts";
 import { type Filters, matchFilters } from "./match.ts";
@@ -70,7 +70,7 @@ export interface PreparedSearch {
   start: number;
   /** Fingerprint of the filters and sort (what cursors are bound to). */
   query: string;
-  /** Every parameter in canonical form: equal keys give equal answers on the same data. */
+  /** The query's fingerprint, limit and start: equal keys give equal answers on the same data. */
   key: string;
 }
 
@@ -108,7 +108,8 @@ export function prepareSearch(index: SearchIndex, input: unknown): PreparedSearc
     else issues.push(checked);
   }
   if (issues.length > 0 || !params || query === undefined) throw new InvalidRequestError(issues);
-  return { filters, sort: params.sort, limit: params.limit, start, query, key: canonical(params) };
+  const { limit, sort } = params;
+  return { filters, sort, limit, start, query, key: `q${query}-${limit}-${start}` };
 }
 
 /** One page of a search: positions of its reviews in order, and the envelope's figures. */
@@ -129,8 +130,11 @@ export function runSearch(index: SearchIndex, search: PreparedSearch): SearchPag
   return { total, limit: search.limit, next_cursor, positions };
 }
 
-/** The strong ETag of an answer: the data version and the canonical request fix its bytes. */
-export const answerTag = (index: SearchIndex, key: string): string => `"${index.version}-${digest(key, 16)}"`;
+/**
+ * The strong ETag of an answer: the data version and the prepared request's key (its query's
+ * fingerprint, already computed for cursors, its limit and start) fix its bytes; no second digest.
+ */
+export const answerTag = (index: SearchIndex, key: string): string => `"${index.version}-${key}"`;
 
 /**
  * Searches the indexed reviews: every filter combines with AND, results come in the requested order

@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import { DISCOVERY_LINK } from "../../../src/registry/links.ts";
 
 /**
@@ -6,8 +5,6 @@ import { DISCOVERY_LINK } from "../../../src/registry/links.ts";
  * API catalog (RFC 8288, RFC 9727); published files replace it with their own Link, which includes
  * the same two links.
  */
-export const ANSWER_HEADERS: Readonly<Record<string, string>> = { Link: DISCOVERY_LINK };
-
-export function setAnswerHeaders(res: ServerResponse): void {
-  for (const [name, value] of Object.entries(ANSWER_HEADERS)) res.setHeader(name, value);
-}
+const ANSWER_HEADERS: Readonly<Record<string, string>> = { Link: DISCOVERY_LINK };
+/** The same, as entries listed once (every request sets them). */
+export const ANSWER_HEADER_ENTRIES: readonly (readonly [string, string])[] = Object.entries(ANSWER_HEADERS);

@@ -41,8 +41,10 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
-  // One child per label set, made once (prom-client's labels()): a request then skips hashing its
-  // labels. The sets are bounded as the labels are (route patterns, known methods, statuses).
+  // One child per label set, made once (prom-client's labels()): a request then builds no label
+  // object. prom-client 15's children still validate and hash their labels on every inc/observe, and
+  // its API has no handle that skips it. The sets are bounded as the labels are (route patterns,
+  // known methods, statuses).
   const seriesByLabels = new Map<
     string,
     { count: Counter.Internal; duration: Histogram.Internal<"method" | "route" | "status"> }

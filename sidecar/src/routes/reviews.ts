@@ -1,5 +1,5 @@
 import cors from "cors";
-import { type ErrorRequestHandler, type RequestHandler, Router } from "express";
+import type { ErrorRequestHandler, Express, RequestHandler } from "express";
 import { InvalidRequestError } from "../../../src/search/errors.ts";
 import { searchFromQuery, sinceFromQuery } from "../../../src/search/read-queries.ts";
 import { searchBody, sinceBody } from "../../../src/search/response-body.ts";
@@ -27,40 +27,41 @@ function rawQuery(url: string): string {
   return mark < 0 ? "" : url.slice(mark + 1);
 }
 
-/** GET /api/reviews/search and /api/reviews/since/{date}: thin wrappers around the search service. */
-export function reviewRoutes(store: BundleStore): Router {
-  const router = Router();
-
-  router.get("/api/reviews/search", (req, res) => {
+/**
+ * GET /api/reviews/search and /api/reviews/since/{date}: thin wrappers around the search service,
+ * registered on the app itself: behind a Router of their own every read paid a second routing pass.
+ */
+export function addReviewRoutes(app: Express, store: BundleStore): void {
+  app.get("/api/reviews/search", (req, res) => {
     const loaded = store.current;
     const { index } = loaded;
     sendAnswer(req, res, loaded, req.originalUrl, () => {
       const search = searchFromQuery(index, rawQuery(req.originalUrl));
       return {
-        etag: answerTag(index, `search:${search.key}`),
+        etag: answerTag(index, search.key),
         build: () => searchBody(index, runSearch(index, search)),
       };
     });
   });
 
-  router.get("/api/reviews/since/:date", (req, res) => {
+  app.get("/api/reviews/since/:date", (req, res) => {
     const loaded = store.current;
     const { index } = loaded;
     sendAnswer(req, res, loaded, req.originalUrl, () => {
       const since = sinceFromQuery(index, req.params.date, rawQuery(req.originalUrl));
       return {
-        etag: answerTag(index, `since:${since.key}`),
+        etag: answerTag(index, since.key),
         build: () => sinceBody(index, runSince(index, since)),
       };
     });
   });
   // Preflights through `cors`; the answers themselves carry its two headers among those computed once
   // per build (send-answer.ts), so a read does not rebuild the CORS options on every request.
-  router.options(PATHS, cors(READ_CORS));
-  router.all(PATHS, wrongMethod);
+  app.options(PATHS, cors(READ_CORS));
+  app.all(PATHS, wrongMethod);
   // A date segment that is not valid percent-encoding fails while Express decodes it, before the
   // route runs: answer it like any other malformed date.
-  router.use("/api/reviews/since", ((error, _req, _res, next) => {
+  app.use("/api/reviews/since", ((error, _req, _res, next) => {
     next(
       error instanceof URIError
         ? new InvalidRequestError([
@@ -69,5 +70,4 @@ export function reviewRoutes(store: BundleStore): Router {
         : error,
     );
   }) satisfies ErrorRequestHandler);
-  return router;
 }
