@@ -9,7 +9,7 @@ import { buildReviewsDocument } from "../reviews-document/reviews-document.ts";
 import type { Dataset } from "../schemas/dataset.ts";
 import type { BuildManifest } from "../schemas/manifest.ts";
 import { SEARCH_INDEX_FILE } from "../search/index-format.ts";
-import { writeSearchIndex } from "../search/write-index.ts";
+import { type TopicReviews, writeSearchIndex } from "../search/write-index.ts";
 import { siteUrls } from "../web/urls.ts";
 import { CONTEXT_FILE_DEFINE, writeBuildContext } from "./context.ts";
 import { writeBrowserPages, writePermalinkPages, writeRemovedPages } from "./review-pages.ts";
@@ -105,7 +105,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     }
     const manifest = {
       ...buildManifest(staging, astroFiles, pages, dataset, options.siteUrl),
-      search_index: writeIndexFile(staging, dataset),
+      search_index: writeIndexFile(staging, dataset, insights.topicListings),
     };
     writeFileSync(path.join(staging, MANIFEST_FILE), serializeManifest(manifest));
     writeHeadersFile(staging, manifest, urls, dataset.removed);
@@ -122,8 +122,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 let buildCount = 0;
 
 /** The sidecar's search index, beside the documents but not among them (it is not published). */
-function writeIndexFile(dir: string, dataset: Dataset) {
-  const bytes = writeSearchIndex(buildReviewsDocument(dataset), dataset.sourceSha256);
+function writeIndexFile(dir: string, dataset: Dataset, topics: readonly TopicReviews[]) {
+  // Topic listings hold dataset positions, which are the document's (both newest first).
+  const bytes = writeSearchIndex(buildReviewsDocument(dataset), dataset.sourceSha256, topics);
   writeFileSync(path.join(dir, SEARCH_INDEX_FILE), bytes);
   return { file: SEARCH_INDEX_FILE, sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
 }
