@@ -70,14 +70,9 @@ export const SearchParamsSchema = z
       .min(1, { error: "must not be empty" })
       .optional()
       .meta({ description: "Service area id, case-insensitive: the area the job was in." }),
-    topic: z
-      .string()
-      .trim()
-      .min(1, { error: "must not be empty" })
-      .optional()
-      .meta({
-        description: "Insights topic id, case-insensitive: reviews the build's insights file under that topic.",
-      }),
+    topic: z.string().trim().min(1, { error: "must not be empty" }).optional().meta({
+      description: "Insights topic id, case-insensitive: reviews the build's insights file under that topic.",
+    }),
     facets: z.boolean({ error: "must be true or false" }).optional().meta({
       description:
         "With true, the answer adds facets: for each filter value, how many reviews the search would match with that value in place of its filter's current one.",

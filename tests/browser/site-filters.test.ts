@@ -35,7 +35,9 @@ async function expectCountsOf(page: Page, selection: string): Promise<void> {
   for (const name of ["rating", "technician", "service", "area", "topic"]) {
     const counts = (await api(`${selection}&limit=1&facets=true`)).facets[name] ?? {};
     await expect
-      .poll(async () => Object.fromEntries((await optionsOf(page, name)).map((o) => [o.value, o.count])), name)
+      .poll(async () => Object.fromEntries((await optionsOf(page, name)).map((o) => [o.value, o.count])), {
+        message: name,
+      })
       .toEqual(counts);
   }
 }
