@@ -74,6 +74,8 @@ describe("the reviews' own social cards", () => {
     const edited = newest.reviews.map((r, i) => (i === 1 ? { ...r, title: "A new title for this review" } : r));
     const again = writeReviewCards(path.join(scratch, "out-e"), { ...newest, reviews: edited }, cache);
     expect([again.rendered, again.reused]).toEqual([1, 2]);
+    // The edited review's old card is gone from the cache: it holds this build's cards only.
+    expect(readdirSync(cache)).toHaveLength(3);
   });
 
   it("show the review's stars, headline, author, date and verification; older reviews use their rating's card", () => {

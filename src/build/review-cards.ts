@@ -15,7 +15,8 @@ export interface ReviewCards {
 
 /**
  * Writes the own social card of each of the newest reviews (see OWN_CARDS), through the card cache
- * in `cacheDir`, and returns their digests with how many were rendered and how many reused.
+ * in `cacheDir` (left holding these cards only), and returns their digests with how many were
+ * rendered and how many reused.
  */
 export function writeReviewCards(outDir: string, dataset: Dataset, cacheDir: string): ReviewCards {
   const cache = cardCache(cacheDir);
@@ -27,5 +28,6 @@ export function writeReviewCards(outDir: string, dataset: Dataset, cacheDir: str
     writeFileSync(path.join(outDir, file), png);
     digests.set(file, { sha256: createHash("sha256").update(png).digest("hex"), size: png.length });
   });
+  cache.prune();
   return { digests, rendered: cache.rendered, reused: cache.reused };
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { FONTS, renderPng } from "./render-png.ts";
@@ -18,6 +18,8 @@ export interface CardCache {
   png(svg: string): Buffer;
   rendered: number;
   reused: number;
+  /** Removes the cards this cache has not been asked for, so the folder holds one build's cards. */
+  prune(): void;
 }
 
 /**
@@ -28,12 +30,18 @@ export interface CardCache {
 export function cardCache(dir: string): CardCache {
   const key = rendererKey();
   mkdirSync(dir, { recursive: true });
+  const used = new Set<string>();
   const cache: CardCache = {
     rendered: 0,
     reused: 0,
+    prune() {
+      // A card another build is about to read may go: that build then renders it again.
+      for (const name of readdirSync(dir)) if (!used.has(name)) rmSync(path.join(dir, name), { force: true });
+    },
     png(svg) {
-      const name = createHash("sha256").update(key).update(svg).digest("hex");
-      const file = path.join(dir, `${name}.png`);
+      const name = `${createHash("sha256").update(key).update(svg).digest("hex")}.png`;
+      used.add(name);
+      const file = path.join(dir, name);
       try {
         const kept = readFileSync(file);
         cache.reused++;
