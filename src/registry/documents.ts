@@ -217,7 +217,8 @@ export const PUBLISHED_DOCUMENTS = [
     path: "/og/*",
     mediaType: "image/png",
     title: "Social cards",
-    description: "the og:image of the home page and of the review pages (one per star rating)",
+    description:
+      "the og:image of the home page and of the review pages (the newest 200 reviews one each, older ones their star rating's)",
     madeBy: "page",
     topic: false,
     cache: "data",
