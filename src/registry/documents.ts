@@ -271,7 +271,8 @@ export const SERVER_ENDPOINTS = [
     path: "/api/reviews/search",
     method: "GET",
     title: "Search reviews",
-    description: "filters combined with AND (words, rating, technician, service, dates), sorted and paged by cursor",
+    description:
+      "filters combined with AND (words, rating, technician, service, area, topic, dates), sorted and paged by cursor; counts per filter value with facets=true",
     example: "/api/reviews/search?min_rating=4&limit=5",
     llms: "API",
   },
