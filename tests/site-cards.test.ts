@@ -72,9 +72,9 @@ describe("the reviews' own social cards", () => {
     const cache = path.join(scratch, "cache-edit");
     writeReviewCards(path.join(scratch, "out-d"), newest, cache);
     const edited = newest.reviews.map((r, i) => (i === 1 ? { ...r, title: "A new title for this review" } : r));
-    const again = writeReviewCards(path.join(scratch, "out-e"), { ...newest, reviews: edited }, cache);
+    const again = writeReviewCards(path.join(scratch, "out-e"), { ...newest, reviews: edited }, cache, 3);
     expect([again.rendered, again.reused]).toEqual([1, 2]);
-    // The edited review's old card is gone from the cache: it holds this build's cards only.
+    // Past its bound the cache keeps only the last build's cards: the edited review's old card goes.
     expect(readdirSync(cache)).toHaveLength(3);
   });
 

@@ -15,10 +15,15 @@ export interface ReviewCards {
 
 /**
  * Writes the own social card of each of the newest reviews (see OWN_CARDS), through the card cache
- * in `cacheDir` (left holding these cards only), and returns their digests with how many were
- * rendered and how many reused.
+ * in `cacheDir`, and returns their digests with how many were rendered and how many reused. Past
+ * `keep` cards (ten builds' worth, some 100 MB, by default) the cache keeps only this build's.
  */
-export function writeReviewCards(outDir: string, dataset: Dataset, cacheDir: string): ReviewCards {
+export function writeReviewCards(
+  outDir: string,
+  dataset: Dataset,
+  cacheDir: string,
+  keep = 10 * OWN_CARDS,
+): ReviewCards {
   const cache = cardCache(cacheDir);
   const digests = new Map<string, FileDigest>();
   dataset.reviews.slice(0, OWN_CARDS).forEach((review, position) => {
@@ -28,6 +33,6 @@ export function writeReviewCards(outDir: string, dataset: Dataset, cacheDir: str
     writeFileSync(path.join(outDir, file), png);
     digests.set(file, { sha256: createHash("sha256").update(png).digest("hex"), size: png.length });
   });
-  cache.prune();
+  cache.prune(keep);
   return { digests, rendered: cache.rendered, reused: cache.reused };
 }

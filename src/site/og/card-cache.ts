@@ -18,8 +18,8 @@ export interface CardCache {
   png(svg: string): Buffer;
   rendered: number;
   reused: number;
-  /** Removes the cards this cache has not been asked for, so the folder holds one build's cards. */
-  prune(): void;
+  /** Past `keep` cards in the folder, removes those this cache has not been asked for. */
+  prune(keep: number): void;
 }
 
 /**
@@ -34,9 +34,13 @@ export function cardCache(dir: string): CardCache {
   const cache: CardCache = {
     rendered: 0,
     reused: 0,
-    prune() {
-      // A card another build is about to read may go: that build then renders it again.
-      for (const name of readdirSync(dir)) if (!used.has(name)) rmSync(path.join(dir, name), { force: true });
+    prune(keep) {
+      // Only past a bound: builds of other data at the same time (tests) would otherwise remove each
+      // other's cards and render them again. A card another build is about to read may still go:
+      // that build then renders it again.
+      const names = readdirSync(dir);
+      if (names.length <= keep) return;
+      for (const name of names) if (!used.has(name)) rmSync(path.join(dir, name), { force: true });
     },
     png(svg) {
       const name = `${createHash("sha256").update(key).update(svg).digest("hex")}.png`;
