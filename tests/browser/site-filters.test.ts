@@ -81,7 +81,8 @@ describe("the review browser with JavaScript", () => {
       .locator("#review-list article.review .stars")
       .evaluateAll((s) => s.map((e) => e.getAttribute("aria-label")));
     expect(new Set(stars)).toEqual(new Set([`${rating} out of 5 stars`]));
-    expect(problems).toEqual([]);
+    // A search superseded by the next one is aborted on purpose.
+    expect(problems.filter((p) => !p.endsWith("net::ERR_ABORTED"))).toEqual([]);
     await page.close();
   });
 
@@ -105,7 +106,8 @@ describe("the review browser with JavaScript", () => {
     await page.fill("#review-filter-query", "leak");
     await expect.poll(() => page.locator("#review-status").textContent()).toContain("“leak”");
     await expectCountsOf(page, "rating=1&query=leak");
-    expect(problems).toEqual([]);
+    // A search superseded by the next one is aborted on purpose.
+    expect(problems.filter((p) => !p.endsWith("net::ERR_ABORTED"))).toEqual([]);
     await page.close();
   });
 
