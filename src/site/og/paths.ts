@@ -6,8 +6,8 @@ export const ogReviewImage = (rating: number) => `/og/review-${rating}.png`;
 
 /**
  * How many of the newest reviews get a card of their own (those most shared: a new review, by its
- * author or the business). A card costs 10-70 ms to render, so one per review would make a first
- * build at 100k reviews take hours against its 60 s target (docs/architecture.md); the rest use
+ * author or the business). A card costs tens of milliseconds to render, so one per review would make
+ * a first build at 100k reviews take far over its 60 s target (docs/architecture.md); the rest use
  * their rating's card.
  */
 export const OWN_CARDS = 200;
