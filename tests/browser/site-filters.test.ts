@@ -19,6 +19,9 @@ interface Answer {
 const api = async (query: string): Promise<Answer> =>
   (await (await fetch(`${base}/api/reviews/search?${query}`)).json()) as Answer;
 
+/** How long the page may take to answer under load (searches wait 350 ms for typing to stop). */
+const SETTLE = { timeout: 15_000 };
+
 /** The options of a select of the search form: value, label and the count in brackets. */
 const optionsOf = (page: Page, name: string) =>
   page.locator(`#review-filter-${name} option`).evaluateAll((nodes) =>
@@ -37,6 +40,7 @@ async function expectCountsOf(page: Page, selection: string): Promise<void> {
     await expect
       .poll(async () => Object.fromEntries((await optionsOf(page, name)).map((o) => [o.value, o.count])), {
         message: name,
+        ...SETTLE,
       })
       .toEqual(counts);
   }
@@ -56,16 +60,16 @@ describe("the review browser with JavaScript", () => {
     const topic = top((await api(`area=${area}&limit=1&facets=true`)).facets.topic ?? {});
     await page.selectOption("#review-filter-area", area);
     await page.selectOption("#review-filter-topic", topic);
-    await expect.poll(() => page.locator("#review-browser").getAttribute("data-state")).toBe("results");
+    await expect.poll(() => page.locator("#review-browser").getAttribute("data-state"), SETTLE).toBe("results");
     const expected = await api(`area=${area}&topic=${topic}&limit=50`);
     expect(expected.total).toBeGreaterThan(0);
     await expect
-      .poll(() => page.locator("#review-list article.review").evaluateAll((a) => a.map((e) => e.id.slice(7))))
+      .poll(() => page.locator("#review-list article.review").evaluateAll((a) => a.map((e) => e.id.slice(7))), SETTLE)
       .toEqual(expected.reviews.map((r) => r.id));
     const areaLabel = (await optionsOf(page, "area")).find((o) => o.value === area)?.label as string;
     const topicLabel = topics.find((o) => o.value === topic)?.label as string;
     expect(await page.locator("h1").textContent()).toBe(`Reviews: ${areaLabel}, ${topicLabel}`);
-    await expect.poll(() => page.locator("#review-status").textContent()).toContain(`${expected.total} review`);
+    await expect.poll(() => page.locator("#review-status").textContent(), SETTLE).toContain(`${expected.total} review`);
     expect(new URL(page.url()).searchParams.get("topic")).toBe(topic);
 
     // A rating too: fewer or as many, each of that rating.
@@ -75,7 +79,7 @@ describe("the review browser with JavaScript", () => {
     await page.selectOption("#review-filter-rating", rating);
     const narrowed = await api(`area=${area}&topic=${topic}&rating=${rating}&limit=50`);
     await expect
-      .poll(() => page.locator("#review-list article.review").evaluateAll((a) => a.map((e) => e.id.slice(7))))
+      .poll(() => page.locator("#review-list article.review").evaluateAll((a) => a.map((e) => e.id.slice(7))), SETTLE)
       .toEqual(narrowed.reviews.map((r) => r.id));
     const stars = await page
       .locator("#review-list article.review .stars")
@@ -91,7 +95,7 @@ describe("the review browser with JavaScript", () => {
     await page.locator('#review-browser[data-enhanced="true"]').waitFor();
     await expectCountsOf(page, "");
     await page.selectOption("#review-filter-rating", "1");
-    await expect.poll(() => page.locator("#review-browser").getAttribute("data-state")).toBe("results");
+    await expect.poll(() => page.locator("#review-browser").getAttribute("data-state"), SETTLE).toBe("results");
     await expectCountsOf(page, "rating=1");
     // Checked against plain searches, not only the facets: a technician's count is their 1-star reviews,
     // and another rating's count is what choosing it instead would give.
@@ -104,7 +108,7 @@ describe("the review browser with JavaScript", () => {
     expect(five?.count).toBe((await api("rating=5&limit=1")).total);
 
     await page.fill("#review-filter-query", "leak");
-    await expect.poll(() => page.locator("#review-status").textContent()).toContain("“leak”");
+    await expect.poll(() => page.locator("#review-status").textContent(), SETTLE).toContain("“leak”");
     await expectCountsOf(page, "rating=1&query=leak");
     // A search superseded by the next one is aborted on purpose.
     expect(problems.filter((p) => !p.endsWith("net::ERR_ABORTED"))).toEqual([]);
