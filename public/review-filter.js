@@ -1,6 +1,7 @@
 // Progressive enhancement of the review browser. The static pages filter by one thing at a time
 // with plain links; when the sidecar answers /api/reviews/search on this origin, this adds a form
-// that combines rating, technician, service and words. Without the API (a plain CDN) it does nothing.
+// that combines rating, technician, service, area, topic and words, with each option's count for the
+// current selection (the API's facet counts). Without the API (a plain CDN) it does nothing.
 (() => {
   const root = document.getElementById("review-browser");
   const mount = document.getElementById("review-search");
@@ -13,11 +14,14 @@
   const heading = root.querySelector("h1");
   const staticHeading = heading ? heading.innerHTML : "";
   const reduceMotion = window.matchMedia?.("(prefers-reduced-motion: reduce)");
-  const FIELDS = ["rating", "technician", "service", "query", "sort"];
+  const FILTERS = ["rating", "technician", "service", "area", "topic"];
+  const FIELDS = [...FILTERS, "query", "sort"];
   const API_NAMES = {
     rating: "rating",
     technician: "mentions_technician",
     service: "mentions_service",
+    area: "area",
+    topic: "topic",
     query: "query",
     sort: "sort",
   };
@@ -92,16 +96,19 @@
   function select(name, label, choices, any = true) {
     const id = `review-filter-${name}`;
     const field = el("select", { id, name }, ...(any ? [el("option", { value: "" }, "Any")] : []));
-    for (const [value, text] of choices) field.append(el("option", { value }, text));
+    for (const [value, text] of choices) field.append(el("option", { value, "data-label": text }, text));
     return el("div", { class: "field" }, el("label", { for: id }, label), field);
   }
+  const TITLES = { rating: "Rating", technician: "Technician", service: "Service", area: "Area", topic: "Topic" };
+  // A kind without options (no insights topics) gets no field.
+  const filterFields = FILTERS.filter((name) => options(name).length > 0).map((name) =>
+    select(name, TITLES[name], options(name)),
+  );
 
   const form = el(
     "form",
     { id: "review-search-form", role: "search", "aria-label": "Search reviews" },
-    select("rating", "Rating", options("rating")),
-    select("technician", "Technician", options("technician")),
-    select("service", "Service", options("service")),
+    ...filterFields,
     select(
       "sort",
       "Order",
@@ -141,12 +148,44 @@
   }
   function describe(picked) {
     const parts = [];
-    for (const name of ["rating", "technician", "service", "sort"]) {
+    for (const name of [...FILTERS, "sort"]) {
       const field = form.elements.namedItem(name);
-      if (picked[name]) parts.push(field.options[field.selectedIndex].text);
+      if (picked[name]) parts.push(field.options[field.selectedIndex].dataset.label || field.value);
     }
     if (picked.query) parts.push(`“${picked.query}”`);
     return parts.join(", ");
+  }
+  function apiParams(picked) {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(picked)) params.set(API_NAMES[name], value);
+    return params;
+  }
+  // Each option's count is what choosing it would match, the other fields kept (the API's facets).
+  function showCounts(facets) {
+    for (const name of FILTERS) {
+      const field = form.elements.namedItem(name);
+      if (!field || !facets[name]) continue;
+      for (const option of field.options) {
+        if (option.value) option.textContent = `${option.dataset.label} (${facets[name][option.value] || 0})`;
+      }
+    }
+    root.dataset.counts = "selection";
+  }
+  // Counting requests are not aborted (a cheap answer, cached by the API); a newer request or
+  // search makes an older answer stale, and a stale one is dropped.
+  let countsAsked = 0;
+  async function refreshCounts() {
+    const ask = ++countsAsked;
+    const params = apiParams(values());
+    params.set("limit", "1");
+    params.set("facets", "true");
+    try {
+      const response = await fetch(`${api}?${params}`, { headers: { accept: "application/json" } });
+      const body = response.ok ? await response.json() : null;
+      if (body && ask === countsAsked) showCounts(body.facets || {});
+    } catch {
+      // Counts are a help: the options still work without them.
+    }
   }
   function setState(state) {
     root.dataset.state = state;
@@ -165,16 +204,19 @@
     status.textContent = "";
     setState("idle");
     history.replaceState(null, "", location.pathname);
+    refreshCounts();
   }
 
   async function search(append) {
     const picked = values();
     if (!append && Object.keys(picked).length === 0) return showStatic();
     if (controller) controller.abort();
+    if (!append) countsAsked++;
     controller = new AbortController();
-    const params = new URLSearchParams({ limit: "50" });
-    for (const [name, value] of Object.entries(picked)) params.set(API_NAMES[name], value);
+    const params = apiParams(picked);
+    params.set("limit", "50");
     if (append && cursor) params.set("cursor", cursor);
+    else params.set("facets", "true");
     setState("loading");
     try {
       const response = await fetch(`${api}?${params}`, {
@@ -184,6 +226,7 @@
       const body = await response.json();
       if (!response.ok)
         throw new Error(body.issues ? body.issues.map((i) => `${i.path} ${i.message}`).join("; ") : body.message);
+      if (body.facets) showCounts(body.facets);
       const nodes = body.reviews.map(article);
       if (append) list.append(...nodes);
       else list.replaceChildren(...(nodes.length > 0 ? nodes : [el("p", { class: "empty" }, "No reviews match.")]));
@@ -218,10 +261,10 @@
     mount.hidden = false;
     root.dataset.enhanced = "true";
     setState("idle");
-    // The static listing's own filter is the form's starting point (an area has no API filter).
+    // The static listing's own filter is the form's starting point.
     const kind = root.dataset.listingKind;
-    const own = form.elements.namedItem(kind);
-    if (own && kind !== "query") own.value = root.dataset.listingValue || "";
+    const own = FILTERS.includes(kind) ? form.elements.namedItem(kind) : null;
+    if (own) own.value = root.dataset.listingValue || "";
     let typing = 0;
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -237,7 +280,7 @@
     more.addEventListener("click", () => search(true));
     reset.addEventListener("click", () => {
       form.reset();
-      if (own && kind !== "query") own.value = root.dataset.listingValue || "";
+      if (own) own.value = root.dataset.listingValue || "";
       showStatic();
     });
     // A shared or reloaded URL with filters in its query string shows those results again.
@@ -245,10 +288,10 @@
     if (FIELDS.some((name) => shared.get(name))) {
       for (const name of FIELDS) {
         const field = form.elements.namedItem(name);
-        if (shared.has(name)) field.value = shared.get(name);
+        if (field && shared.has(name)) field.value = shared.get(name);
       }
       search(false);
-    }
+    } else refreshCounts();
   }
 
   // Only a JSON answer from the search API turns the form on: a CDN's 404 page or an HTML fallback

@@ -110,7 +110,18 @@ describe("GET /api/reviews/search", () => {
   });
 
   it("never answers 500 or leaks internals, whatever the query string", async () => {
-    const KNOWN = ["rating", "min_rating", "since", "until", "query", "mentions_technician", "mentions_service"];
+    const KNOWN = [
+      "rating",
+      "min_rating",
+      "since",
+      "until",
+      "query",
+      "mentions_technician",
+      "mentions_service",
+      "area",
+      "topic",
+      "facets",
+    ];
     const MORE = ["limit", "sort", "cursor"];
     const alphabet = fc.constantFrom(
       ..."abcdeiorstxyz_-.~+%&=;,[]{}()'\"!$*@? 0123456789".split(""),

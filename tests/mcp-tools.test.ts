@@ -16,6 +16,7 @@ import {
   reviews,
   server,
   setupInProcessMcp,
+  store,
   TOOL_NAMES,
   tools,
 } from "./support/mcp-inprocess.ts";
@@ -86,6 +87,21 @@ describe("tools through the SDK client", () => {
     const fives = await callTool("search_reviews", { rating: 5, sort: "oldest", limit: 100 });
     expect(fives.total).toBe(reviews.filter((r) => r.rating === 5).length);
     for (const review of fives.reviews as Review[]) expect(review.rating).toBe(5);
+  });
+
+  it("search_reviews filters by area and insights topic and counts facets, as the HTTP search does", async () => {
+    const topic = [...store.current.index.facets.topic.keys()][0] as string;
+    const args = { area: "sacramento", topic, facets: true, limit: 100 };
+    const result = await callTool("search_reviews", args);
+    const page = result.reviews as Review[];
+    expect(page.length).toBeGreaterThan(0);
+    for (const review of page) expect(review.service_area).toBe("sacramento");
+    const query = `area=sacramento&topic=${topic}&facets=true&limit=100`;
+    const http = await (await fetch(`${server.base}/api/reviews/search?${query}`)).json();
+    expect(result).toEqual(http);
+    expect((result.facets as Record<string, Record<string, number>>).area?.sacramento).toBe(result.total);
+    expect(await toolError("search_reviews", { area: "sacramentoo" })).toMatch(/did you mean "sacramento"/);
+    expect(await toolError("search_reviews", { topic: "no-such-topic" })).toMatch(/topic: .*valid values/);
   });
 
   it("get_review returns one review exactly as published", async () => {

@@ -107,7 +107,9 @@ describe("npm run publish against a running sidecar", () => {
       /Built \d+ files from 273 reviews \(0 removed\) in [\d.]+ s; against the previous build:/,
     );
     expect(run.stdout).toMatch(/^ {2}\d+ changed: .*\/api\/feed\.json/m);
-    expect(run.stdout).toMatch(/^ {2}\d+ added: \/reviews\/2026-11-21-hub-test\//m);
+    // The new review's page, and its own social card (the newest reviews have one).
+    expect(run.stdout).toMatch(/^ {2}\d+ added: .*\/reviews\/2026-11-21-hub-test\//m);
+    expect(run.stdout).toMatch(/^ {2}\d+ added: .*\/og\/reviews\/2026-11-21-hub-test\.png/m);
     for (const topic of TOPICS) expect(run.stdout).toContain(`  ${topic}: changed, subscribers are being notified`);
     await waitFor("the pings in the sidecar's log", () => pingsLogged(hub) - before === TOPICS.length, 5000);
     const newest = distDocument(site.distDir, "/feed.xml");

@@ -78,6 +78,8 @@ interface FilterLink {
   href: string;
   kind: string;
   count: number;
+  /** The "all N" of a link that leaves the page's filter for another's listing. */
+  all: number | undefined;
   current: string | undefined;
 }
 
@@ -85,13 +87,14 @@ function filterLinks(page: string): FilterLink[] {
   const bar = /<nav class="filters"[\s\S]*?<\/nav>/.exec(page)?.[0] ?? "";
   return [
     ...bar.matchAll(
-      /<a href="([^"]+)" data-filter-kind="([a-z]+)"[^>]*?(?: aria-current="([a-z]+)")?>[^<]*<span class="count">\(([\d,]+)\)<\/span><\/a>/g,
+      /<a href="([^"]+)" data-filter-kind="([a-z]+)"[^>]*?(?: aria-current="([a-z]+)")?>[^<]*<span class="count">\(([\d,]+)\)<\/span>(?: <span class="leads">· all ([\d,]+)<\/span>)?<\/a>/g,
     ),
   ].map((m) => ({
     href: m[1] as string,
     kind: m[2] as string,
     current: m[3],
     count: Number((m[4] as string).replace(/,/g, "")),
+    all: m[5] === undefined ? undefined : Number(m[5].replace(/,/g, "")),
   }));
 }
 
@@ -131,12 +134,22 @@ describe("the review browser on the sample build", () => {
     expect(walk("/reviews/rating/5/").paths.length).toBeGreaterThan(2);
   });
 
-  it("has a filter bar on every browser page, counts equal to the naive filter, the current one marked", () => {
-    for (const [first] of expected) {
+  it("has a filter bar on every browser page, counts of the page's own selection, the current one marked", () => {
+    const kindOf = (first: string) => first.split("/")[2] ?? "";
+    for (const [first, selected] of expected) {
+      const within = new Set(selected);
       for (const p of walk(first).paths) {
         const links = filterLinks(html(p));
         expect(links.map((l) => l.href).sort(), p).toEqual([...expected.keys()].sort());
-        for (const link of links) expect(link.count, `${p} → ${link.href}`).toBe(expected.get(link.href)?.length);
+        for (const link of links) {
+          const all = expected.get(link.href) ?? [];
+          // On /reviews/, for "All reviews" and for the page's own kind of filter, a link's count is
+          // what it lists; for another kind, the page's reviews it holds, then "all N" for where it leads.
+          const leaves = first !== "/reviews/" && link.href !== "/reviews/" && kindOf(link.href) !== kindOf(first);
+          const count = leaves ? all.filter((id) => within.has(id)).length : all.length;
+          expect(link.count, `${p} → ${link.href}`).toBe(count);
+          expect(link.all, `${p} → ${link.href}`).toBe(leaves ? all.length : undefined);
+        }
         const marked = links.filter((l) => l.current !== undefined);
         expect(
           marked.map((l) => l.href),

@@ -2,13 +2,18 @@
  * The pure builders behind the badge, the social cards and the API page's Type column.
  * Builds are checked byte for byte in tests/determinism.test.ts (the cards included).
  */
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { writeReviewCards } from "../src/build/review-cards.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { typeText } from "../src/discovery/api-page/render.ts";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
 import { aggregateRating } from "../src/reviews-document/aggregate.ts";
 import { badgeSvg } from "../src/site/badge/badge-svg.ts";
-import { homeCardSvg } from "../src/site/og/card-svg.ts";
+import { homeCardSvg, permalinkCardSvg, wrapText } from "../src/site/og/card-svg.ts";
+import { OWN_CARDS, ogPermalinkImage } from "../src/site/og/paths.ts";
 import { renderPng } from "../src/site/og/render-png.ts";
 import { socialCards } from "../src/site/og/write-cards.ts";
 import { siteUrls } from "../src/web/urls.ts";
@@ -31,6 +36,66 @@ describe("social cards", () => {
       "/og/review-4.png",
       "/og/review-5.png",
     ]);
+  });
+});
+
+describe("the reviews' own social cards", () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), "cards-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const newest = { ...dataset, reviews: dataset.reviews.slice(0, 3) };
+  const filesOf = (dir: string) =>
+    readdirSync(path.join(dir, "og/reviews"))
+      .sort()
+      .map((name) => [name, readFileSync(path.join(dir, "og/reviews", name))] as const);
+
+  it("are the same bytes from two cold caches, and from a warm cache without rendering again", () => {
+    const [outA, outB, cacheA, cacheB] = ["out-a", "out-b", "cache-a", "cache-b"].map((d) => path.join(scratch, d));
+    const first = writeReviewCards(outA as string, newest, cacheA as string);
+    expect([first.rendered, first.reused]).toEqual([3, 0]);
+    const second = writeReviewCards(outB as string, newest, cacheB as string);
+    expect([second.rendered, second.reused]).toEqual([3, 0]);
+    expect(filesOf(outA as string)).toEqual(filesOf(outB as string));
+    expect([...first.digests]).toEqual([...second.digests]);
+    expect(filesOf(outA as string).map(([name]) => name)).toEqual(newest.reviews.map((r) => `${r.id}.png`).sort());
+    // The cache's copy is the renderer's own output, byte for byte.
+    const [review] = newest.reviews;
+    const png = filesOf(outA as string).find(([name]) => name === `${review?.id}.png`)?.[1];
+    expect(png?.equals(renderPng(permalinkCardSvg(dataset.business.name, review as never)))).toBe(true);
+    expect([png?.readUInt32BE(16), png?.readUInt32BE(20)]).toEqual([1200, 630]);
+
+    const warm = writeReviewCards(path.join(scratch, "out-c"), newest, cacheA as string);
+    expect([warm.rendered, warm.reused]).toEqual([0, 3]);
+    expect(filesOf(path.join(scratch, "out-c"))).toEqual(filesOf(outA as string));
+  });
+
+  it("render again only the card of a changed review", () => {
+    const cache = path.join(scratch, "cache-edit");
+    writeReviewCards(path.join(scratch, "out-d"), newest, cache);
+    const edited = newest.reviews.map((r, i) => (i === 1 ? { ...r, title: "A new title for this review" } : r));
+    const again = writeReviewCards(path.join(scratch, "out-e"), { ...newest, reviews: edited }, cache, 3);
+    expect([again.rendered, again.reused]).toEqual([1, 2]);
+    // Past its bound the cache keeps only the last build's cards: the edited review's old card goes.
+    expect(readdirSync(cache)).toHaveLength(3);
+  });
+
+  it("show the review's stars, headline, author, date and verification; older reviews use their rating's card", () => {
+    const review = dataset.reviews[0];
+    if (!review) throw new Error("no review");
+    const svg = permalinkCardSvg(dataset.business.name, { ...review, title: "Great & fast" });
+    expect(svg).toContain("Great &amp; fast");
+    expect(svg).toContain(review.author.name);
+    expect(svg).toContain("Verified: ");
+    expect(svg).toMatch(/[A-Z][a-z]+ \d{1,2}, \d{4}/);
+    expect(ogPermalinkImage(review, 0)).toBe(`/og/reviews/${review.id}.png`);
+    expect(ogPermalinkImage({ id: "x", rating: 2 }, OWN_CARDS)).toBe("/og/review-2.png");
+  });
+
+  it("wrap a long headline into at most two lines, marking what is cut", () => {
+    expect(wrapText("short one", 40, 2)).toEqual(["short one"]);
+    const lines = wrapText("word ".repeat(40), 20, 2);
+    expect(lines).toHaveLength(2);
+    expect(lines.every((line) => line.length <= 21)).toBe(true);
+    expect(lines[1]?.endsWith("…")).toBe(true);
   });
 });
 

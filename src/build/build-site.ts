@@ -9,9 +9,10 @@ import { buildReviewsDocument } from "../reviews-document/reviews-document.ts";
 import type { Dataset } from "../schemas/dataset.ts";
 import type { BuildManifest } from "../schemas/manifest.ts";
 import { SEARCH_INDEX_FILE } from "../search/index-format.ts";
-import { writeSearchIndex } from "../search/write-index.ts";
+import { type TopicReviews, writeSearchIndex } from "../search/write-index.ts";
 import { siteUrls } from "../web/urls.ts";
 import { CONTEXT_FILE_DEFINE, writeBuildContext } from "./context.ts";
+import { writeReviewCards } from "./review-cards.ts";
 import { writeBrowserPages, writePermalinkPages, writeRemovedPages } from "./review-pages.ts";
 
 export interface BuildOptions {
@@ -21,6 +22,8 @@ export interface BuildOptions {
   siteUrl: string;
   /** Astro's log level; builds in tests and benchmarks keep quiet. */
   logLevel?: "info" | "warn" | "error" | "silent";
+  /** Where rendered social cards are kept across builds; `<root>/.cache/og-cards` by default. */
+  cardCacheDir?: string;
 }
 
 export interface BuildResult {
@@ -34,8 +37,11 @@ export interface BuildResult {
     astro: number;
     browser: number;
     permalinks: number;
+    cards: number;
     manifest: number;
   };
+  /** The reviews' own social cards: rendered in this build, or taken from the card cache. */
+  cards: { rendered: number; reused: number };
 }
 
 const since = (start: number) => (performance.now() - start) / 1000;
@@ -48,7 +54,16 @@ const since = (start: number) => (performance.now() - start) / 1000;
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let phase = performance.now();
   const dataset = loadDataset(options.dataDir);
-  const timings = { load: since(phase), insights: 0, context: 0, astro: 0, browser: 0, permalinks: 0, manifest: 0 };
+  const timings = {
+    load: since(phase),
+    insights: 0,
+    context: 0,
+    astro: 0,
+    browser: 0,
+    permalinks: 0,
+    cards: 0,
+    manifest: 0,
+  };
   const urls = siteUrls(options.siteUrl);
   phase = performance.now();
   const insights = await computeInsights({ root: options.root, dataDir: options.dataDir, dataset, urls });
@@ -91,6 +106,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const permalinks = writePermalinkPages(staging, dataset, urls);
     timings.permalinks = since(phase);
     phase = performance.now();
+    const cardCacheDir = options.cardCacheDir ?? path.join(path.resolve(options.root), ".cache", "og-cards");
+    const cards = writeReviewCards(staging, dataset, cardCacheDir);
+    timings.cards = since(phase);
+    phase = performance.now();
     const pages = new Map([...browser, ...permalinks]);
     const clash = astroFiles.find((file) => pages.has(file));
     if (clash) throw new Error(`${clash} is written both by an Astro page and by the review pages`);
@@ -103,15 +122,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       if (pages.has(file)) throw new Error(`${file} is both a review and a removed review`);
       pages.set(file, digest);
     }
+    for (const [file, digest] of cards.digests) pages.set(file, digest);
     const manifest = {
       ...buildManifest(staging, astroFiles, pages, dataset, options.siteUrl),
-      search_index: writeIndexFile(staging, dataset),
+      search_index: writeIndexFile(staging, dataset, insights.topicListings),
     };
     writeFileSync(path.join(staging, MANIFEST_FILE), serializeManifest(manifest));
     writeHeadersFile(staging, manifest, urls, dataset.removed);
     swapInto(staging, outDir);
     timings.manifest = since(phase);
-    return { dataset, manifest, timings };
+    return { dataset, manifest, timings, cards: { rendered: cards.rendered, reused: cards.reused } };
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     rmSync(contextFile, { force: true });
@@ -122,8 +142,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 let buildCount = 0;
 
 /** The sidecar's search index, beside the documents but not among them (it is not published). */
-function writeIndexFile(dir: string, dataset: Dataset) {
-  const bytes = writeSearchIndex(buildReviewsDocument(dataset), dataset.sourceSha256);
+function writeIndexFile(dir: string, dataset: Dataset, topics: readonly TopicReviews[]) {
+  // Topic listings hold dataset positions, which are the document's (both newest first).
+  const bytes = writeSearchIndex(buildReviewsDocument(dataset), dataset.sourceSha256, topics);
   writeFileSync(path.join(dir, SEARCH_INDEX_FILE), bytes);
   return { file: SEARCH_INDEX_FILE, sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
 }

@@ -217,7 +217,8 @@ export const PUBLISHED_DOCUMENTS = [
     path: "/og/*",
     mediaType: "image/png",
     title: "Social cards",
-    description: "the og:image of the home page and of the review pages (one per star rating)",
+    description:
+      "the og:image of the home page and of the review pages (the newest 200 reviews one each, older ones their star rating's)",
     madeBy: "page",
     topic: false,
     cache: "data",
@@ -270,7 +271,8 @@ export const SERVER_ENDPOINTS = [
     path: "/api/reviews/search",
     method: "GET",
     title: "Search reviews",
-    description: "filters combined with AND (words, rating, technician, service, dates), sorted and paged by cursor",
+    description:
+      "filters combined with AND (words, rating, technician, service, area, topic, dates), sorted and paged by cursor; counts per filter value with facets=true",
     example: "/api/reviews/search?min_rating=4&limit=5",
     llms: "API",
   },

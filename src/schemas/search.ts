@@ -7,6 +7,24 @@ export const SearchSortSchema = z
   .meta({ id: "SearchSort" });
 export type SearchSort = z.infer<typeof SearchSortSchema>;
 
+const FacetCountsSchema = z.record(z.string(), z.int().min(0));
+
+/**
+ * Counts per filter value for the current selection. A value's count is what the search would match
+ * with that value as its filter's value and every other filter kept (so a filter already set does not
+ * zero the counts of its alternatives). Keys are values the filter parameters accept.
+ */
+export const SearchFacetsSchema = z
+  .strictObject({
+    rating: FacetCountsSchema.meta({ description: 'Per star rating ("1".."5"), for the rating parameter.' }),
+    technician: FacetCountsSchema.meta({ description: "Per technician id, for mentions_technician." }),
+    service: FacetCountsSchema.meta({ description: "Per service id, for mentions_service." }),
+    area: FacetCountsSchema.meta({ description: "Per service area id, for area." }),
+    topic: FacetCountsSchema.meta({ description: "Per insights topic id, for topic." }),
+  })
+  .meta({ id: "SearchFacets" });
+export type SearchFacets = z.infer<typeof SearchFacetsSchema>;
+
 /**
  * Search parameters with their types after decoding. The HTTP layer decodes query strings into this
  * shape; the MCP tool receives it directly, so both validate through the same schema.
@@ -46,6 +64,19 @@ export const SearchParamsSchema = z
       .min(1, { error: "must not be empty" })
       .optional()
       .meta({ description: "Service id, case-insensitive." }),
+    area: z
+      .string()
+      .trim()
+      .min(1, { error: "must not be empty" })
+      .optional()
+      .meta({ description: "Service area id, case-insensitive: the area the job was in." }),
+    topic: z.string().trim().min(1, { error: "must not be empty" }).optional().meta({
+      description: "Insights topic id, case-insensitive: reviews the build's insights file under that topic.",
+    }),
+    facets: z.boolean({ error: "must be true or false" }).optional().meta({
+      description:
+        "With true, the answer adds facets: for each filter value, how many reviews the search would match with that value in place of its filter's current one.",
+    }),
     limit: z
       .int({ error: "must be a whole number from 1 to 100" })
       .min(1, { error: "must be a whole number from 1 to 100" })
@@ -75,6 +106,7 @@ export const SearchResponseSchema = z
     limit: z.int().min(1).max(100),
     next_cursor: z.string().nullable().meta({ description: "Opaque cursor of the next page, null on the last page." }),
     reviews: z.array(ReviewSchema),
+    facets: SearchFacetsSchema.optional().meta({ description: "Present when the search asked for facets=true." }),
   })
   .meta({ id: "SearchResponse" });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;

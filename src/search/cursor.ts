@@ -24,9 +24,9 @@ export function canonical(params: Readonly<Record<string, unknown>>): string {
   );
 }
 
-/** Fingerprint of everything that selects and orders results (not limit, not cursor). */
+/** Fingerprint of everything that selects and orders results (not limit, cursor, or whether facets are counted). */
 export function queryFingerprint(params: Readonly<Record<string, unknown>>): string {
-  const { limit: _limit, cursor: _cursor, ...rest } = params;
+  const { limit: _limit, cursor: _cursor, facets: _facets, ...rest } = params;
   return digest(canonical(rest));
 }
 

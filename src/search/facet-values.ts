@@ -45,3 +45,19 @@ export function resolveService(index: SearchIndex, given: string): string | Vali
   if (valid.includes(id)) return id;
   return unknownValue("mentions_service", given, valid, nearest(id, valid));
 }
+
+/** The area id a given one means (any case). */
+export function resolveArea(index: SearchIndex, given: string): string | ValidationIssue {
+  const id = given.trim().toLowerCase();
+  const valid = index.business.service_areas.map((a) => a.id);
+  const found = valid.find((v) => v.toLowerCase() === id);
+  return found ?? unknownValue("area", given, valid, nearest(id, valid));
+}
+
+/** The topic id a given one means (any case): the topics of the build's insights. */
+export function resolveTopic(index: SearchIndex, given: string): string | ValidationIssue {
+  const id = given.trim().toLowerCase();
+  const valid = [...index.facets.topic.keys()];
+  const found = valid.find((v) => v.toLowerCase() === id);
+  return found ?? unknownValue("topic", given, valid, nearest(id, valid));
+}

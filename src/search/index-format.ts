@@ -10,10 +10,10 @@ import type { AggregateRating } from "../schemas/reviews-document.ts";
  * Sections are little-endian arrays, viewed in place: the reviews' JSON (each serialised once, in
  * the order of reviews.json, newest first) with its offsets, dates as YYYYMMDD numbers, ratings,
  * the folded texts with their offsets in UTF-16 units, the ids joined by "\n", the distinct words of
- * the folded texts joined by "\n", and the postings (see postings.ts) of every facet value, text
- * gram and word.
+ * the folded texts joined by "\n", and the postings (see postings.ts) of every facet value (the insights
+ * topics included), text gram and word.
  */
-export const MAGIC = "RVSIDX02";
+export const MAGIC = "RVSIDX03";
 
 /** The file's name in the build's output folder. */
 export const SEARCH_INDEX_FILE = "search-index.bin";
@@ -44,7 +44,7 @@ export interface Section {
 export type PostingRef = [key: string, at: number, size: number];
 
 export interface IndexHeader {
-  format: 2;
+  format: 3;
   /** The data version (the manifest's data_sha256). */
   version: string;
   count: number;
@@ -52,7 +52,7 @@ export interface IndexHeader {
   aggregate: AggregateRating;
   lastChanged: string | null;
   sections: Record<SectionName, Section>;
-  facets: Record<"rating" | "technician" | "service" | "area", PostingRef[]>;
+  facets: Record<"rating" | "technician" | "service" | "area" | "topic", PostingRef[]>;
   /** Number of gram rows in the grams section: [key, at, size] as u32 triples, by key. */
   grams: number;
   /** Number of words in the words section; the wordRows section holds [at, size] as u32 pairs, in the same order. */

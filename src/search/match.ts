@@ -9,6 +9,8 @@ import { dateNumber } from "./write-index.ts";
 export type Filters = Pick<SearchParams, "rating" | "min_rating" | "since" | "until" | "query"> & {
   technicians?: readonly string[];
   service?: string;
+  area?: string;
+  topic?: string;
 };
 
 /** Reviews that hold any of the group's postings; a search ANDs its groups. */
@@ -48,7 +50,7 @@ function groupsOf(index: SearchIndex, filters: Filters, text: TextFilter | undef
     groups.push(found);
     return found.length > 0;
   };
-  const { rating, technician, service } = index.facets;
+  const { rating, technician, service, area, topic } = index.facets;
   if (filters.rating !== undefined && !add([rating.get(String(filters.rating))])) return undefined;
   if (filters.min_rating !== undefined) {
     const min = filters.min_rating;
@@ -58,6 +60,8 @@ function groupsOf(index: SearchIndex, filters: Filters, text: TextFilter | undef
     return undefined;
   }
   if (filters.service !== undefined && !add([service.get(filters.service)])) return undefined;
+  if (filters.area !== undefined && !add([area.get(filters.area)])) return undefined;
+  if (filters.topic !== undefined && !add([topic.get(filters.topic)])) return undefined;
   if (text?.kind === "none") return undefined;
   if (text?.kind === "exact") groups.push([text.posting]);
   if (text?.kind === "candidates") for (const gram of text.grams) groups.push([gram]);

@@ -3,6 +3,7 @@ import { closest } from "../schemas/format-issue.ts";
 import { InvalidRequestError } from "./errors.ts";
 
 const NUMERIC = new Set(["rating", "min_rating", "limit"]);
+const BOOLEAN = new Set(["facets"]);
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 /** Parameters read from one query string; the rest are refused unread (each costs a lookup and a suggestion). */
 export const MAX_QUERY_PARAMETERS = 32;
@@ -76,7 +77,8 @@ export function decodeQuery(
       issues.push({ path: name, code: "empty", message: "is empty; give a value or leave the parameter out" });
       continue;
     }
-    args[name] = NUMERIC.has(name) && NUMBER.test(value) ? Number(value) : value;
+    if (BOOLEAN.has(name)) args[name] = value === "true" ? true : value === "false" ? false : value;
+    else args[name] = NUMERIC.has(name) && NUMBER.test(value) ? Number(value) : value;
   }
   return { args, issues };
 }

@@ -11,13 +11,13 @@ export interface JsonChunks {
 const COMMA = Buffer.from(",");
 const TAIL = Buffer.from("]}");
 
-function assemble(head: string, reviews: Buffer[]): JsonChunks {
+function assemble(head: string, reviews: Buffer[], tail = TAIL): JsonChunks {
   const chunks: Buffer[] = [Buffer.from(head)];
   reviews.forEach((review, i) => {
     if (i > 0) chunks.push(COMMA);
     chunks.push(review);
   });
-  chunks.push(TAIL);
+  chunks.push(tail);
   let length = 0;
   for (const chunk of chunks) length += chunk.length;
   return { chunks, length };
@@ -26,9 +26,11 @@ function assemble(head: string, reviews: Buffer[]): JsonChunks {
 /** The search response (SearchResponseSchema's member order), the page's reviews joined as stored. */
 export function searchBody(index: SearchIndex, page: SearchPage): JsonChunks {
   const head = `{"total":${page.total},"count":${page.positions.length},"limit":${page.limit},"next_cursor":${JSON.stringify(page.next_cursor)},"reviews":[`;
+  const tail = page.facets ? Buffer.from(`],"facets":${JSON.stringify(page.facets)}}`) : TAIL;
   return assemble(
     head,
     page.positions.map((p) => index.json(p)),
+    tail,
   );
 }
 

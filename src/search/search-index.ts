@@ -5,9 +5,9 @@ import type { AggregateRating, ReviewsDocument } from "../schemas/reviews-docume
 import { foldText } from "./fold.ts";
 import { dataStart, type IndexHeader, MAGIC, type PostingRef, type SectionName } from "./index-format.ts";
 import { bitmapWords, decodePosting, isDense, type Posting } from "./postings.ts";
-import { writeSearchIndex } from "./write-index.ts";
+import { type TopicReviews, writeSearchIndex } from "./write-index.ts";
 
-export type FacetName = "rating" | "technician" | "service" | "area";
+export type FacetName = "rating" | "technician" | "service" | "area" | "topic";
 
 /**
  * One build's reviews as the search engine reads them, viewed in place over the index file: the
@@ -28,7 +28,7 @@ export interface SearchIndex {
   /** Dates as YYYYMMDD per position, non-increasing (newest first). */
   dates: Uint32Array;
   ratings: Uint8Array;
-  /** Posting per facet value: rating ("1".."5"), technician display name, lower-case service id, area id. */
+  /** Posting per facet value: rating ("1".."5"), technician display name, lower-case service id, area id, topic id. */
   facets: Readonly<Record<FacetName, ReadonlyMap<string, Posting>>>;
   /** Folded technician key (id, display name or first name) -> display names it may mean. */
   technicianKeys: ReadonlyMap<string, readonly string[]>;
@@ -119,6 +119,7 @@ export function readSearchIndex(file: Buffer): SearchIndex {
       technician: facet(header.facets.technician),
       service: facet(header.facets.service),
       area: facet(header.facets.area),
+      topic: facet(header.facets.topic),
     },
     technicianKeys: technicianKeys(business),
     gram: (key) => grams.get(key),
@@ -168,6 +169,10 @@ function technicianKeys(business: Business): Map<string, string[]> {
 }
 
 /** The index of a reviews document, through the same file format the build writes. */
-export function buildSearchIndex(document: ReviewsDocument, version: string): SearchIndex {
-  return readSearchIndex(writeSearchIndex(document, version));
+export function buildSearchIndex(
+  document: ReviewsDocument,
+  version: string,
+  topics: readonly TopicReviews[] = [],
+): SearchIndex {
+  return readSearchIndex(writeSearchIndex(document, version, topics));
 }

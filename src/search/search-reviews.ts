@@ -1,10 +1,17 @@
 import { IsoDateSchema } from "../schemas/common.ts";
 import type { ValidationIssue } from "../schemas/errors.ts";
 import type { Review } from "../schemas/review.ts";
-import { type SearchParams, SearchParamsSchema, type SearchResponse, type SearchSort } from "../schemas/search.ts";
+import {
+  type SearchFacets,
+  type SearchParams,
+  SearchParamsSchema,
+  type SearchResponse,
+  type SearchSort,
+} from "../schemas/search.ts";
 import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor.ts";
 import { InvalidRequestError } from "./errors.ts";
-import { resolveService, resolveTechnician } from "./facet-values.ts";
+import { facetCounts } from "./facet-counts.ts";
+import { resolveArea, resolveService, resolveTechnician, resolveTopic } from "./facet-values.ts";
 import { type Filters, matchFilters } from "./match.ts";
 import { pagePositions } from "./page.ts";
 import type { SearchIndex } from "./search-index.ts";
@@ -68,13 +75,15 @@ export interface PreparedSearch {
   sort: SearchSort;
   limit: number;
   start: number;
+  /** Whether the answer carries facet counts. */
+  facets: boolean;
   /** Fingerprint of the filters and sort (what cursors are bound to). */
   query: string;
-  /** The query's fingerprint, limit and start: equal keys give equal answers on the same data. */
+  /** The query's fingerprint, limit, start and facets: equal keys give equal answers on the same data. */
   key: string;
 }
 
-/** Validates a search against the index (technicians, services, cursor); throws with every problem. */
+/** Validates a search against the index (technicians, services, areas, topics, cursor); throws with every problem. */
 export function prepareSearch(index: SearchIndex, input: unknown): PreparedSearch {
   const issues: ValidationIssue[] = [];
   let params: SearchParams | undefined;
@@ -86,7 +95,7 @@ export function prepareSearch(index: SearchIndex, input: unknown): PreparedSearc
   }
   const filters: Filters = {};
   if (params) {
-    const { rating, min_rating, since, until, query, mentions_technician, mentions_service } = params;
+    const { rating, min_rating, since, until, query, mentions_technician, mentions_service, area, topic } = params;
     Object.assign(filters, { rating, min_rating, since, until, query });
     if (mentions_technician !== undefined) {
       const names = resolveTechnician(index, mentions_technician);
@@ -96,6 +105,16 @@ export function prepareSearch(index: SearchIndex, input: unknown): PreparedSearc
     if (mentions_service !== undefined) {
       const id = resolveService(index, mentions_service);
       if (typeof id === "string") filters.service = id;
+      else issues.push(id);
+    }
+    if (area !== undefined) {
+      const id = resolveArea(index, area);
+      if (typeof id === "string") filters.area = id;
+      else issues.push(id);
+    }
+    if (topic !== undefined) {
+      const id = resolveTopic(index, topic);
+      if (typeof id === "string") filters.topic = id;
       else issues.push(id);
     }
   }
@@ -109,7 +128,8 @@ export function prepareSearch(index: SearchIndex, input: unknown): PreparedSearc
   }
   if (issues.length > 0 || !params || query === undefined) throw new InvalidRequestError(issues);
   const { limit, sort } = params;
-  return { filters, sort, limit, start, query, key: `q${query}-${limit}-${start}` };
+  const facets = params.facets === true;
+  return { filters, sort, limit, start, facets, query, key: `q${query}-${limit}-${start}${facets ? "-f" : ""}` };
 }
 
 /** One page of a search: positions of its reviews in order, and the envelope's figures. */
@@ -118,6 +138,7 @@ export interface SearchPage {
   limit: number;
   next_cursor: string | null;
   positions: number[];
+  facets?: SearchFacets;
 }
 
 /** Runs a prepared search: the page's positions and the figures of the envelope. */
@@ -127,7 +148,9 @@ export function runSearch(index: SearchIndex, search: PreparedSearch): SearchPag
   const positions = pagePositions(index, matches, search.sort, search.start, search.limit);
   const end = search.start + positions.length;
   const next_cursor = end < total ? encodeCursor({ version: index.version, query: search.query, offset: end }) : null;
-  return { total, limit: search.limit, next_cursor, positions };
+  // After the page is taken: counting evaluates the filters again, reusing the buffers `matches` lives in.
+  const facets = search.facets ? facetCounts(index, search.filters) : undefined;
+  return { total, limit: search.limit, next_cursor, positions, ...(facets && { facets }) };
 }
 
 /**
@@ -147,5 +170,6 @@ export function searchReviews(index: SearchIndex, input: unknown): SearchRespons
 /** A page as the response object (the MCP tool's structured content). */
 export function searchResponse(index: SearchIndex, page: SearchPage): SearchResponse {
   const reviews: Review[] = page.positions.map((p) => index.review(p));
-  return { total: page.total, count: reviews.length, limit: page.limit, next_cursor: page.next_cursor, reviews };
+  const { total, limit, next_cursor, facets } = page;
+  return { total, count: reviews.length, limit, next_cursor, reviews, ...(facets && { facets }) };
 }

@@ -62,11 +62,21 @@ function gramPostings(folded: readonly Uint8Array[]): Map<number, Uint32Array> {
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
 
+/** The reviews the build's insights file under one topic, as positions in the document's reviews. */
+export interface TopicReviews {
+  id: string;
+  reviews: readonly number[];
+}
+
 /**
  * The search index file of a reviews document (see index-format.ts); `version` is the data version
- * the sidecar checks it against. Deterministic: the same document gives the same bytes.
+ * the sidecar checks it against. Deterministic: the same document and topics give the same bytes.
  */
-export function writeSearchIndex(document: ReviewsDocument, version: string): Buffer {
+export function writeSearchIndex(
+  document: ReviewsDocument,
+  version: string,
+  topics: readonly TopicReviews[] = [],
+): Buffer {
   const { reviews } = document;
   const count = reviews.length;
   const json = reviews.map((review) => JSON.stringify(review));
@@ -96,6 +106,12 @@ export function writeSearchIndex(document: ReviewsDocument, version: string): Bu
     technician: facet((p) => reviews[p]?.technicians ?? []),
     service: facet((p) => (reviews[p]?.services ?? []).map((id) => id.toLowerCase())),
     area: facet((p) => [reviews[p]?.service_area ?? ""]),
+    topic: [...topics]
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(({ id, reviews: positions }): PostingRef => {
+        const sorted = [...new Set(positions)].sort((a, b) => a - b);
+        return [id, addPosting(sorted), sorted.length];
+      }),
   };
   const gramRows: number[] = [];
   for (const [key, positions] of gramPostings(foldedBytes)) gramRows.push(key, addPosting(positions), positions.length);
@@ -119,7 +135,7 @@ export function writeSearchIndex(document: ReviewsDocument, version: string): Bu
   ];
   const placed = {} as Record<SectionName, Section>;
   const header: IndexHeader = {
-    format: 2,
+    format: 3,
     version,
     count,
     business: document.business,

@@ -167,10 +167,18 @@ describe("a permalink page", () => {
     expect(review.itemReviewed).toMatchObject({ "@type": "Plumber", name: "Riverbend Plumbing & Drain" });
     expect(review.itemReviewed.aggregateRating.reviewCount).toBe(272);
     expect(new URL(review.url).pathname).toBe(href);
+    // The newest reviews have a card of their own; older ones their rating's card.
     const og = await page.locator('meta[property="og:image"]').getAttribute("content");
-    expect(og).toMatch(/\/og\/review-[1-5]\.png$/);
+    expect(new URL(og as string).pathname).toBe(`/og/reviews/${href.split("/")[2]}.png`);
     const image = await fetch(`${base}${new URL(og as string).pathname}`);
+    expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toBe("image/png");
+    await page.goto("/reviews/page/6/");
+    const oldest = (await page.locator("#review-list article.review h2 a").last().getAttribute("href")) as string;
+    await page.goto(oldest);
+    const shared = await page.locator('meta[property="og:image"]').getAttribute("content");
+    expect(shared).toMatch(/\/og\/review-[1-5]\.png$/);
+    expect((await fetch(`${base}${new URL(shared as string).pathname}`)).status).toBe(200);
     await page.close();
   });
 });

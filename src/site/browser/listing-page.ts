@@ -7,6 +7,7 @@ import { articleBodies } from "./articles.ts";
 import { filterBarHtml, reviewCount } from "./filter-bar.ts";
 import { buildListings, type Listing, type Listings, listingPath, type TopicListing } from "./listings.ts";
 import { pagerHtml } from "./pager.ts";
+import { selectionCounter } from "./selection-counts.ts";
 
 /** The page's own assets: the script only enhances, so it is deferred and the page works without it. */
 const HEAD = `<link rel="stylesheet" href="/browser.css"><script src="/review-filter.js" defer></script>`;
@@ -54,11 +55,25 @@ export function browserSite(dataset: Dataset, urls: SiteUrls, topics: readonly T
   const articles = articleBodies(dataset);
   const listings = buildListings(dataset, topics);
   const bars = new Map<string, Buffer>();
+  const counter = selectionCounter(listings);
+  const counted = new Map<Listing, ReadonlyMap<Listing, number>>();
+  const countsWithin = (listing: Listing) => {
+    let counts = counted.get(listing);
+    if (counts === undefined) {
+      counts = counter(listing);
+      counted.set(listing, counts);
+    }
+    return counts;
+  };
   const filterBar = (listing: Listing, firstPage: boolean) => {
     const key = `${listingPath(listing)}${firstPage}`;
     let bar = bars.get(key);
     if (bar === undefined) {
-      bar = Buffer.from(filterBarHtml(listings, listing, firstPage));
+      const selection =
+        listing.kind === "all"
+          ? undefined
+          : { listing, title: describe(listing).heading, counts: countsWithin(listing) };
+      bar = Buffer.from(filterBarHtml(listings, listing, firstPage, selection));
       bars.set(key, bar);
     }
     return bar;

@@ -7,7 +7,7 @@ import { displayPhone } from "../home/business.ts";
 import { escapeHtml as h } from "../html.ts";
 import { jsonLdScript } from "../jsonld/plumber.ts";
 import { reviewJsonLd } from "../jsonld/review.ts";
-import { ogReviewImage } from "../og/paths.ts";
+import { ogPermalinkImage } from "../og/paths.ts";
 import { pageShell } from "../render/page-shell.ts";
 import { reviewArticleHtml, reviewHeadline } from "../render/review-article.ts";
 import { VERIFIED_PAGE } from "../verification/methods.ts";
@@ -61,7 +61,7 @@ export function permalinkPage(dataset: Dataset, urls: SiteUrls, index: number): 
     businessName: business.name,
     urls,
     ogType: "article",
-    ogImage: ogReviewImage(review.rating),
+    ogImage: ogPermalinkImage(review, index),
     head: jsonLdScript(reviewJsonLd(review, business, aggregate, urls)),
   });
   // Links to the listings this review belongs to, never to its place in them: the page then changes

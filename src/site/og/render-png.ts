@@ -3,7 +3,7 @@ import { Resvg } from "@resvg/resvg-js";
 
 /** Debian's fonts-liberation (installed by .ci/run and the Dockerfile): the cards' only font. */
 const FONT_DIR = process.env.OG_FONT_DIR ?? "/usr/share/fonts/truetype/liberation";
-const FONTS = ["LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"].map((f) => `${FONT_DIR}/${f}`);
+export const FONTS = ["LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"].map((f) => `${FONT_DIR}/${f}`);
 
 /**
  * An SVG card as PNG bytes. Deterministic: resvg draws with the given font files only (never the
