@@ -9,12 +9,19 @@ import type { Lexicon } from "../../schemas/lexicon.ts";
 import { ClauseClassifier, MODEL_CUE } from "../model/classify.ts";
 import type { ClauseModel } from "../model/clause-model.ts";
 import { loadModel } from "../model/clause-model.ts";
-import { type ClauseFeatures, clauseFeatures, readFeatures } from "../model/features.ts";
+import {
+  type ClauseFeatures,
+  clauseFeatures,
+  type ReviewContext,
+  readFeatures,
+  vectorRows,
+} from "../model/features.ts";
 import { windowHits } from "./arrival-window.ts";
 import { type Clause, splitClauses } from "./clauses.ts";
 import { type CompiledLexicon, compileLexicon } from "./compile.ts";
 import { isLukewarm, LUKEWARM_CUE } from "./lukewarm.ts";
 import { describesOutcome, describesOwnProblem } from "./problem-clause.ts";
+import { GATED_CUE_PREFIX, quoteGate } from "./quote-gates.ts";
 import { quoteHits } from "./quote-vs-bill.ts";
 import { type ClauseScore, type IdiomHit, scoreClause } from "./score-clause.ts";
 import { type Tokens, tokenize } from "./tokens.ts";
@@ -25,6 +32,8 @@ export interface Analyzer {
   analyze(text: string, rating?: number): ReviewAnalysis;
   /** What the learned layer reads of each clause (for training). */
   features(text: string, rating?: number): ClauseFeatures[];
+  /** The review as the feature reader and the quote gates see it: clauses, rule scores, vector rows. */
+  readContext(text: string, rating?: number): ReviewContext;
 }
 
 export interface AnalyzerOptions {
@@ -109,12 +118,17 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   const model = options.model ?? loadModel();
   const classifier = new ClauseClassifier(model);
   const analyze = (text: string, rating?: number) => analyzeTokens(text, tokenize(text, lex.personNames), rating);
+  const readContext = (text: string, rating?: number) => contextOf(text, tokenize(text, lex.personNames), rating);
   const features = (text: string, rating?: number) => {
-    const tokens = tokenize(text, lex.personNames);
-    const { clauses, scores } = readRules(text, tokens, rating);
-    return clauses.map((c, i) => clauseFeatures(tokens, c, scores[i] as ClauseScore, rating, lex, model.vectors));
+    const review = readContext(text, rating);
+    return review.clauses.map((_, i) => clauseFeatures(review, i, lex, model.vectors));
   };
-  return { analyze, features };
+  return { analyze, features, readContext };
+
+  function contextOf(text: string, tokens: Tokens, rating?: number): ReviewContext {
+    const { clauses, scores } = readRules(text, tokens, rating);
+    return { tokens, clauses, scores, rows: vectorRows(tokens, model.vectors), rating };
+  }
 
   function readRules(text: string, tokens: Tokens, rating?: number): RuleReading {
     const clauses = splitClauses(tokens, lex.contrast);
@@ -128,7 +142,8 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   }
 
   function analyzeTokens(text: string, tokens: Tokens, rating?: number): ReviewAnalysis {
-    const { clauses, scores } = readRules(text, tokens, rating);
+    const review = contextOf(text, tokens, rating);
+    const { clauses, scores } = review;
     const evidence = new Map<AspectId, EvidenceSpan[]>();
     const suspected: ReviewAnalysis["suspected_sarcasm"] = [];
     clauses.forEach((clause, i) => {
@@ -137,13 +152,14 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
       if (sarcastic) suspected.push({ start: clause.start, end: clause.end });
       if (describesOwnProblem(tokens, clause, score)) return;
       classifier.reset();
-      readFeatures(tokens, clause, score, rating, lex, model.vectors, classifier);
+      readFeatures(review, i, lex, classifier);
       const read = classifier.read();
       const lukewarm = isLukewarm(text, tokens, clause);
       for (const reading of read) {
         const { aspect, margin } = reading;
         let { polarity } = reading;
-        let cue = score.aspects.find((a) => a.aspect === aspect)?.cue || MODEL_CUE;
+        const ruleCue = score.aspects.find((a) => a.aspect === aspect)?.cue;
+        let cue = ruleCue || MODEL_CUE;
         // Lukewarm is neutral; sarcasm in a low-rated review with a problem in it is the problem.
         if (lukewarm && polarity === "positive") {
           polarity = "neutral";
@@ -155,6 +171,8 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
         // Another business, an earlier repair by others, a hypothetical or a worry is never evidence: in a
         // clause that names one, only what the rule layer reads before it counts.
         if (score.scoped && !ruleAgrees(score, aspect, polarity, lex.settings.threshold)) continue;
+        const gate = cue === LUKEWARM_CUE ? null : quoteGate(review, i, aspect, polarity, Boolean(ruleCue));
+        if (gate) cue = GATED_CUE_PREFIX + gate;
         const span: EvidenceSpan = {
           start: clause.start,
           end: clause.end,

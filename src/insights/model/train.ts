@@ -4,6 +4,8 @@ import { ASPECT_IDS, type AspectId, type AspectPolarity } from "../../schemas/an
 export interface TrainClause {
   indexes: readonly number[];
   vector: Float32Array;
+  /** Mean word vector of the neighbouring clauses. */
+  context: Float32Array;
 }
 
 /** One labelled review: its clauses and the review-level label per aspect (absent: not judged). */
@@ -21,6 +23,8 @@ export interface TrainSettings {
   l2_rules: number;
   /** L2 penalty on the word-vector weights. */
   l2_vector: number;
+  /** L2 penalty on the weights of the neighbouring clauses' word vector. */
+  l2_context: number;
   /** Weight of "this clause does not judge the aspect" for the clauses of reviews without the aspect. */
   absent_weight: number;
   /** Weight of "no other clause judges it the opposite way" in reviews labelled positive or negative. */
@@ -33,6 +37,7 @@ export interface TrainedAspect {
   bias: number[];
   sparse: number[];
   dense: number[];
+  context: number[];
 }
 
 const K = 3;
@@ -62,7 +67,7 @@ class Params {
   constructor(features: number, dims: number) {
     this.features = features;
     this.dims = dims;
-    const n = K + features * K + dims * K;
+    const n = K + features * K + 2 * dims * K;
     this.w = new Float64Array(n);
     this.g = new Float64Array(n);
     this.m = new Float64Array(n);
@@ -74,14 +79,29 @@ class Params {
   get denseAt(): number {
     return K + this.features * K;
   }
+  get contextAt(): number {
+    return this.denseAt + this.dims * K;
+  }
   logits(c: TrainClause, out: Float64Array) {
     const { w } = this;
     for (let k = 0; k < K; k++) out[k] = w[k] as number;
     for (const f of c.indexes) for (let k = 0; k < K; k++) out[k] = (out[k] as number) + (w[K + f * K + k] as number);
-    const at = this.denseAt;
+    this.dot(c.vector, this.denseAt, out);
+    this.dot(c.context, this.contextAt, out);
+  }
+  private dot(vector: Float32Array, at: number, out: Float64Array) {
+    const { w } = this;
     for (let d = 0; d < this.dims; d++) {
-      const x = c.vector[d] as number;
+      const x = vector[d] as number;
       if (x !== 0) for (let k = 0; k < K; k++) out[k] = (out[k] as number) + x * (w[at + d * K + k] as number);
+    }
+  }
+  private spread(vector: Float32Array, at: number, grad: Float64Array, scale: number) {
+    const { g } = this;
+    for (let d = 0; d < this.dims; d++) {
+      const x = vector[d] as number;
+      if (x !== 0)
+        for (let k = 0; k < K; k++) g[at + d * K + k] = (g[at + d * K + k] as number) + scale * x * (grad[k] as number);
     }
   }
   accumulate(c: TrainClause, grad: Float64Array, scale: number) {
@@ -89,12 +109,8 @@ class Params {
     for (let k = 0; k < K; k++) g[k] = (g[k] as number) + scale * (grad[k] as number);
     for (const f of c.indexes)
       for (let k = 0; k < K; k++) g[K + f * K + k] = (g[K + f * K + k] as number) + scale * (grad[k] as number);
-    const at = this.denseAt;
-    for (let d = 0; d < this.dims; d++) {
-      const x = c.vector[d] as number;
-      if (x !== 0)
-        for (let k = 0; k < K; k++) g[at + d * K + k] = (g[at + d * K + k] as number) + scale * x * (grad[k] as number);
-    }
+    this.spread(c.vector, this.denseAt, grad, scale);
+    this.spread(c.context, this.contextAt, grad, scale);
   }
   /** One Adam step with an L2 penalty per weight (none on the biases), then clears the gradient. */
   update(rate: number, l2: Float64Array) {
@@ -145,7 +161,8 @@ export function trainAspect(
     const penalty = name.startsWith("w:") || name.startsWith("b:") ? s.l2 : s.l2_rules;
     for (let k = 0; k < K; k++) l2[K + f * K + k] = penalty;
   });
-  l2.fill(s.l2_vector, params.denseAt);
+  l2.fill(s.l2_vector, params.denseAt, params.contextAt);
+  l2.fill(s.l2_context, params.contextAt);
   const z = new Float64Array(K);
   const grad = new Float64Array(K);
   const scale = 1 / reviews.length;
@@ -193,7 +210,12 @@ export function trainAspect(
   }
   const round = (x: number) => Math.round(x * 1e4) / 1e4 || 0;
   const w = Array.from(params.w, round);
-  return { bias: w.slice(0, K), sparse: w.slice(K, params.denseAt), dense: w.slice(params.denseAt) };
+  return {
+    bias: w.slice(0, K),
+    sparse: w.slice(K, params.denseAt),
+    dense: w.slice(params.denseAt, params.contextAt),
+    context: w.slice(params.contextAt),
+  };
 }
 
 export function trainAll(
