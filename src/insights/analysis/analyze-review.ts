@@ -14,7 +14,7 @@ import {
   clauseFeatures,
   type ReviewContext,
   readFeatures,
-  vectorRows,
+  readTokens,
 } from "../model/features.ts";
 import { windowHits } from "./arrival-window.ts";
 import { type Clause, splitClauses } from "./clauses.ts";
@@ -127,7 +127,7 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
 
   function contextOf(text: string, tokens: Tokens, rating?: number): ReviewContext {
     const { clauses, scores } = readRules(text, tokens, rating);
-    return { tokens, clauses, scores, rows: vectorRows(tokens, model.vectors), rating };
+    return { tokens, clauses, scores, ...readTokens(tokens, model.vectors), rating };
   }
 
   function readRules(text: string, tokens: Tokens, rating?: number): RuleReading {

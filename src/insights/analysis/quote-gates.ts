@@ -41,9 +41,9 @@ export function aboutOtherParty(review: ReviewContext, at: number): boolean {
   return false;
 }
 
-/** Whatever the rule layer reads as a judgement in the clause (an opinion word, an exact rule, an idiom). */
-function evaluates(score: ClauseScore, aspect: AspectId): boolean {
-  return score.total !== 0 || score.aspects.some((a) => a.aspect === aspect && a.score !== 0);
+/** The rule layer reads a judgement of the aspect itself in the clause (an opinion word, an exact rule, an idiom). */
+function judges(score: ClauseScore, aspect: AspectId): boolean {
+  return score.aspects.some((a) => a.aspect === aspect && a.score !== 0);
 }
 
 /** What "cleaning" means in a review about cleanliness: the home and the mess, not the part worked on. */
@@ -128,7 +128,7 @@ export function quoteGate(
   // A clause with no word of its aspect says it only by implication, which a reader cannot check.
   if (!cued) return "no-cue";
   // "They billed $300 and left", "Final invoice: $1,950": a charge stated flatly judges nothing.
-  if (aspect === "price" && polarity !== "neutral" && !evaluates(score, aspect)) return "bare-amount";
+  if (aspect === "price" && polarity !== "neutral" && !judges(score, aspect)) return "bare-amount";
   if (aspect === "cleanliness" && cleansJobObject(review.tokens, clause)) return "job-object";
   return null;
 }

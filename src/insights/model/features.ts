@@ -20,13 +20,15 @@ export interface FeatureSink {
 }
 
 /**
- * A review as the feature reader sees it: its clauses, the rule layer's score of each, and the vector row
- * of each token (-1: a stop word, a name, an amount, or a word without a vector), looked up once per review.
+ * A review as the feature reader sees it: its clauses, the rule layer's score of each, and per token the
+ * feature lemma and the vector row (-1: punctuation, a stop word, a name, an amount, or a word without a
+ * vector), read once per review because a clause's neighbours read them again.
  */
 export interface ReviewContext {
   tokens: Tokens;
   clauses: readonly Clause[];
   scores: readonly ClauseScore[];
+  lemmas: readonly string[];
   rows: Int32Array;
   rating: number | undefined;
 }
@@ -73,18 +75,22 @@ const STAR_NAMES = ["star:1", "star:2", "star:3", "star:4", "star:5"];
 /** The star rating against the clause's tone: the rating as a prior for the polarity of what it says. */
 const TONE_NAMES = STAR_NAMES.flatMap((star) => SIGN.map((s) => `${star}${s}`));
 
-const lemmaOf = (tokens: Tokens, i: number) =>
-  // A name is no judgement, whatever words it is made of ("Pleasant Grove Blvd", "Goodman").
-  isName(tokens, i) ? "#name" : shape(tokens.lemma[i] as string, tokens.value[i] as string);
-
-/** The vector row of every token that carries meaning of its own (see ReviewContext.rows). */
-export function vectorRows(tokens: Tokens, vectors: WordVectors): Int32Array {
-  const rows = new Int32Array(tokens.value.length).fill(-1);
-  for (let i = 0; i < rows.length; i++) {
-    if (tokens.punct[i] === 1 || tokens.stop[i] || lemmaOf(tokens, i).charCodeAt(0) === 35) continue;
-    rows[i] = vectors.row(tokens.wordNormal[i] as string);
+/** The feature lemma and the vector row of every token (see ReviewContext). */
+export function readTokens(tokens: Tokens, vectors: WordVectors): { lemmas: string[]; rows: Int32Array } {
+  const n = tokens.value.length;
+  const lemmas = new Array<string>(n);
+  const rows = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    if (tokens.punct[i] === 1) {
+      lemmas[i] = "";
+      continue;
+    }
+    // A name is no judgement, whatever words it is made of ("Pleasant Grove Blvd", "Goodman").
+    const lemma = isName(tokens, i) ? "#name" : shape(tokens.lemma[i] as string, tokens.value[i] as string);
+    lemmas[i] = lemma;
+    if (!tokens.stop[i] && lemma.charCodeAt(0) !== 35) rows[i] = vectors.row(tokens.wordNormal[i] as string);
   }
-  return rows;
+  return { lemmas, rows };
 }
 
 /** The rule layer's verdicts of a neighbouring clause, under a prefix of its side ("p:" before, "n:" after). */
@@ -119,7 +125,7 @@ export function readFeatures(review: ReviewContext, at: number, lex: CompiledLex
       previous = "";
       continue;
     }
-    const lemma = lemmaOf(tokens, i);
+    const lemma = review.lemmas[i] as string;
     sink.word(lemma, negated(tokens, clause, i, lex));
     if (previous !== "") sink.pair(previous, lemma);
     previous = lemma;
