@@ -30,7 +30,6 @@ const SETTINGS: TrainSettings & { threshold: number } = {
   l2: 0.003,
   l2_rules: 0.001,
   l2_vector: 0.003,
-  l2_context: 0.003,
   absent_weight: 1,
   opposite_weight: 0.5,
   present_weight: 3,
@@ -63,12 +62,7 @@ const vectors = loadWordVectors();
 const untrained = Object.fromEntries(
   ASPECT_IDS.map((a) => [
     a,
-    {
-      bias: [0, 0, 0],
-      sparse: [] as number[],
-      dense: new Array<number>(vectors.dimensions * 3).fill(0),
-      context: new Array<number>(vectors.dimensions * 3).fill(0),
-    },
+    { bias: [0, 0, 0], sparse: [] as number[], dense: new Array<number>(vectors.dimensions * 3).fill(0) },
   ]),
 ) as WeightsFile["aspects"];
 const reader = modelFromWeights(
@@ -96,7 +90,6 @@ function trainOn(indexes: number[]) {
     clauses: (named[i] ?? []).map((c) => ({
       indexes: [...new Set(c.names.map((n) => at.get(n)).filter((x): x is number => x !== undefined))],
       vector: c.vector,
-      context: c.context,
     })),
   }));
   const aspects = trainAll(reviews, vocabulary, vectors.dimensions, SETTINGS);

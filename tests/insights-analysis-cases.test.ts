@@ -18,16 +18,22 @@ describe("aspect analysis: hard cases", () => {
 
   it("reads contrast per clause", () => {
     expect(aspects("Pricey but worth it.")).toEqual({ price: "mixed" });
+    expect(aspects("About 45 min past the window but he called ahead.")).toEqual({
+      punctuality: "negative",
+      communication: "positive",
+    });
     expect(aspects("The office was rude, but the plumber was friendly.")).toEqual({ professionalism: "mixed" });
   });
 
   it("finds implicit judgements", () => {
     expect(aspects("The window was 8-12 and he came at 3.")).toEqual({ punctuality: "negative" });
     expect(aspects("The final bill was almost double the quote.")).toEqual({ price: "negative" });
+    expect(aspects("Called at 7am and he was here by 9:30.")).toEqual({ responsiveness: "positive" });
     expect(aspects("Two days later it was running again.")).toEqual({ quality: "negative" });
   });
 
   it("covers cue families, not single phrasings", () => {
+    expect(aspects("The technician was courteous and never pushy.")).toEqual({ professionalism: "positive" });
     expect(aspects("He talked down to me the whole visit.")).toEqual({ professionalism: "negative" });
     expect(aspects("She walked us through the options before starting.")).toEqual({ communication: "positive" });
     expect(aspects("He texted when he was on his way.")).toEqual({ communication: "positive" });
@@ -61,7 +67,7 @@ describe("aspect analysis: hard cases", () => {
     });
   });
 
-  it("flags praise in a 1-star review as suspected sarcasm and does not count it", () => {
+  it("flags praise in a 1-star review as suspected sarcasm and never counts it as praise", () => {
     const text = "The line works. Congratulations, great job on the install.";
     const low = analyzer.analyze(text, 1);
     expect(low.suspected_sarcasm).toHaveLength(1);
@@ -129,28 +135,5 @@ describe("aspect analysis: general rules of 1.2.0", () => {
     expect(aspects("He didn't leave a mess.")).toEqual({ cleanliness: "positive" });
     expect(aspects("Talked us through the options.")).toEqual({ communication: "positive" });
     expect(aspects("He was a little gruff.")).toEqual({ professionalism: "negative" });
-  });
-});
-
-/**
- * Hand-written cases aspect-model/2.2.0 reads with an extra low-margin reading (a false positive of another
- * aspect, or the wrong side of a contrast): kept so a fix shows. Each labelled aspect must still be read with
- * its polarity or mixed, never the opposite; `it.fails` turns red once the model reads the case exactly.
- */
-const KNOWN_MISSES: [string, Record<string, string>][] = [
-  ["About 45 min past the window but he called ahead.", { punctuality: "negative", communication: "positive" }],
-  ["Called at 7am and he was here by 9:30.", { responsiveness: "positive" }],
-  ["The technician was courteous and never pushy.", { professionalism: "positive" }],
-];
-
-describe("known misses of aspect-model/2.2.0 among the hard cases", () => {
-  it.each(KNOWN_MISSES)("%s reads every labelled aspect, never with the opposite polarity", (text, expected) => {
-    const read = aspects(text);
-    for (const [aspect, polarity] of Object.entries(expected)) {
-      expect([polarity, "mixed"]).toContain(read[aspect]);
-    }
-  });
-  it.fails.each(KNOWN_MISSES)("%s is not yet read exactly as labelled", (text, expected) => {
-    expect(aspects(text)).toEqual(expected);
   });
 });

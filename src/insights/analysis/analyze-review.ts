@@ -9,19 +9,13 @@ import type { Lexicon } from "../../schemas/lexicon.ts";
 import { ClauseClassifier, MODEL_CUE } from "../model/classify.ts";
 import type { ClauseModel } from "../model/clause-model.ts";
 import { loadModel } from "../model/clause-model.ts";
-import {
-  type ClauseFeatures,
-  clauseFeatures,
-  type ReviewContext,
-  readFeatures,
-  readTokens,
-} from "../model/features.ts";
+import { type ClauseFeatures, clauseFeatures, readFeatures } from "../model/features.ts";
 import { windowHits } from "./arrival-window.ts";
 import { type Clause, splitClauses } from "./clauses.ts";
 import { type CompiledLexicon, compileLexicon } from "./compile.ts";
 import { isLukewarm, LUKEWARM_CUE } from "./lukewarm.ts";
 import { describesOutcome, describesOwnProblem } from "./problem-clause.ts";
-import { GATED_CUE_PREFIX, quoteGate } from "./quote-gates.ts";
+import { GATED_CUE_PREFIX, quoteGate, type ReviewContext } from "./quote-gates.ts";
 import { quoteHits } from "./quote-vs-bill.ts";
 import { type ClauseScore, type IdiomHit, scoreClause } from "./score-clause.ts";
 import { type Tokens, tokenize } from "./tokens.ts";
@@ -32,7 +26,7 @@ export interface Analyzer {
   analyze(text: string, rating?: number): ReviewAnalysis;
   /** What the learned layer reads of each clause (for training). */
   features(text: string, rating?: number): ClauseFeatures[];
-  /** The review as the feature reader and the quote gates see it: clauses, rule scores, vector rows. */
+  /** The review as the quote gates see it: tokens, clauses and the rule layer's score of each. */
   readContext(text: string, rating?: number): ReviewContext;
 }
 
@@ -120,14 +114,13 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   const analyze = (text: string, rating?: number) => analyzeTokens(text, tokenize(text, lex.personNames), rating);
   const readContext = (text: string, rating?: number) => contextOf(text, tokenize(text, lex.personNames), rating);
   const features = (text: string, rating?: number) => {
-    const review = readContext(text, rating);
-    return review.clauses.map((_, i) => clauseFeatures(review, i, lex, model.vectors));
+    const { tokens, clauses, scores } = readContext(text, rating);
+    return clauses.map((c, i) => clauseFeatures(tokens, c, scores[i] as ClauseScore, rating, lex, model.vectors));
   };
   return { analyze, features, readContext };
 
   function contextOf(text: string, tokens: Tokens, rating?: number): ReviewContext {
-    const { clauses, scores } = readRules(text, tokens, rating);
-    return { tokens, clauses, scores, ...readTokens(tokens, model.vectors), rating };
+    return { tokens, ...readRules(text, tokens, rating) };
   }
 
   function readRules(text: string, tokens: Tokens, rating?: number): RuleReading {
@@ -152,7 +145,7 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
       if (sarcastic) suspected.push({ start: clause.start, end: clause.end });
       if (describesOwnProblem(tokens, clause, score)) return;
       classifier.reset();
-      readFeatures(review, i, lex, classifier);
+      readFeatures(tokens, clause, score, rating, lex, model.vectors, classifier);
       const read = classifier.read();
       const lukewarm = isLukewarm(text, tokens, clause);
       for (const reading of read) {

@@ -1,8 +1,14 @@
 import type { AspectId, ClausePolarity } from "../../schemas/analysis.ts";
-import type { ReviewContext } from "../model/features.ts";
 import type { Clause } from "./clauses.ts";
 import type { ClauseScore } from "./score-clause.ts";
 import type { Tokens } from "./tokens.ts";
+
+/** What the gates read of a review: its tokens, its clauses and the rule layer's score of each. */
+export interface ReviewContext {
+  tokens: Tokens;
+  clauses: readonly Clause[];
+  scores: readonly ClauseScore[];
+}
 
 /**
  * Why a clause the analyser counts may still not be published as a quote (issue 13, point 4: a quote says

@@ -14,7 +14,7 @@ export interface ClauseReading {
 
 /**
  * Classifies clauses one at a time: reset, let `readFeatures` feed it, then read. Each feature counts
- * once per clause; word vectors count as their mean, the clause's and its neighbours' apart.
+ * once per clause; word vectors count as their mean.
  */
 export class ClauseClassifier implements FeatureSink {
   private readonly model: ClauseModel;
@@ -23,8 +23,6 @@ export class ClauseClassifier implements FeatureSink {
   private readonly sums = new Float64Array(OUTPUTS);
   private readonly dense = new Float64Array(OUTPUTS);
   private rows = 0;
-  private readonly around = new Float64Array(OUTPUTS);
-  private aroundRows = 0;
 
   constructor(model: ClauseModel) {
     this.model = model;
@@ -36,8 +34,6 @@ export class ClauseClassifier implements FeatureSink {
     this.sums.set(this.model.bias);
     this.dense.fill(0);
     this.rows = 0;
-    this.around.fill(0);
-    this.aroundRows = 0;
   }
 
   word(lemma: string, negated: boolean): void {
@@ -62,14 +58,6 @@ export class ClauseClassifier implements FeatureSink {
     this.rows++;
   }
 
-  context(row: number): void {
-    const { projectedContext } = this.model;
-    const at = row * OUTPUTS;
-    for (let o = 0; o < OUTPUTS; o++)
-      this.around[o] = (this.around[o] as number) + (projectedContext[at + o] as number);
-    this.aroundRows++;
-  }
-
   private add(feature: number): void {
     if (this.seen[feature] === this.epoch) return;
     this.seen[feature] = this.epoch;
@@ -82,14 +70,12 @@ export class ClauseClassifier implements FeatureSink {
   read(): ClauseReading[] {
     const out: ClauseReading[] = [];
     const scale = this.rows > 0 ? 1 / this.rows : 0;
-    const aroundScale = this.aroundRows > 0 ? 1 / this.aroundRows : 0;
     ASPECT_IDS.forEach((aspect, a) => {
       let best = -1;
       let top = this.model.threshold;
       for (let k = 0; k < CLASSES.length; k++) {
         const o = a * CLASSES.length + k;
-        const z =
-          (this.sums[o] as number) + (this.dense[o] as number) * scale + (this.around[o] as number) * aroundScale;
+        const z = (this.sums[o] as number) + (this.dense[o] as number) * scale;
         if (z > top) {
           top = z;
           best = k;

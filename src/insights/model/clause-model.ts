@@ -18,8 +18,6 @@ const AspectWeightsSchema = z.object({
   sparse: z.array(z.number()),
   /** Dimension-major: weight of class k for dimension d at d * 3 + k. */
   dense: z.array(z.number()),
-  /** Dimension-major weights of the neighbouring clauses' mean word vector. */
-  context: z.array(z.number()),
 });
 
 export const WeightsFileSchema = z.object({
@@ -63,8 +61,6 @@ export interface ClauseModel {
   sparse: Float32Array;
   /** OUTPUTS projected word-vector weights per vector row. */
   projected: Float32Array;
-  /** The same for a word of a neighbouring clause. */
-  projectedContext: Float32Array;
 }
 
 function indexNames(vocabulary: readonly string[]) {
@@ -91,11 +87,10 @@ export function modelFromWeights(file: WeightsFile, vectors: WordVectors, hash: 
   const bias = new Float64Array(OUTPUTS);
   const sparse = new Float32Array(F * OUTPUTS);
   const projected = new Float32Array((vectors.data.length / D) * OUTPUTS);
-  const projectedContext = new Float32Array(projected.length);
   ASPECT_IDS.forEach((aspect, a) => {
     const w = file.aspects[aspect];
     if (!w) throw new Error(`${WEIGHTS_FILE}: no weights for ${aspect}`);
-    if (w.sparse.length !== F * K || w.dense.length !== D * K || w.context.length !== D * K) {
+    if (w.sparse.length !== F * K || w.dense.length !== D * K) {
       throw new Error(`${WEIGHTS_FILE}: ${aspect} weights do not fit the vocabulary and the vector size`);
     }
     for (let k = 0; k < K; k++) {
@@ -103,14 +98,8 @@ export function modelFromWeights(file: WeightsFile, vectors: WordVectors, hash: 
       for (let f = 0; f < F; f++) sparse[f * OUTPUTS + a * K + k] = w.sparse[f * K + k] as number;
       for (let row = 0; row * D < vectors.data.length; row++) {
         let sum = 0;
-        let context = 0;
-        for (let d = 0; d < D; d++) {
-          const x = vectors.data[row * D + d] as number;
-          sum += x * (w.dense[d * K + k] as number);
-          context += x * (w.context[d * K + k] as number);
-        }
+        for (let d = 0; d < D; d++) sum += (vectors.data[row * D + d] as number) * (w.dense[d * K + k] as number);
         projected[row * OUTPUTS + a * K + k] = sum;
-        projectedContext[row * OUTPUTS + a * K + k] = context;
       }
     }
   });
@@ -124,7 +113,6 @@ export function modelFromWeights(file: WeightsFile, vectors: WordVectors, hash: 
     bias,
     sparse,
     projected,
-    projectedContext,
   };
 }
 

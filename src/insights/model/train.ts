@@ -4,8 +4,6 @@ import { ASPECT_IDS, type AspectId, type AspectPolarity } from "../../schemas/an
 export interface TrainClause {
   indexes: readonly number[];
   vector: Float32Array;
-  /** Mean word vector of the neighbouring clauses. */
-  context: Float32Array;
 }
 
 /** One labelled review: its clauses and the review-level label per aspect (absent: not judged). */
@@ -23,8 +21,6 @@ export interface TrainSettings {
   l2_rules: number;
   /** L2 penalty on the word-vector weights. */
   l2_vector: number;
-  /** L2 penalty on the weights of the neighbouring clauses' word vector. */
-  l2_context: number;
   /** Weight of "this clause does not judge the aspect" for the clauses of reviews without the aspect. */
   absent_weight: number;
   /** Weight of "no other clause judges it the opposite way" in reviews labelled positive or negative. */
@@ -37,7 +33,6 @@ export interface TrainedAspect {
   bias: number[];
   sparse: number[];
   dense: number[];
-  context: number[];
 }
 
 const K = 3;
@@ -67,7 +62,7 @@ class Params {
   constructor(features: number, dims: number) {
     this.features = features;
     this.dims = dims;
-    const n = K + features * K + 2 * dims * K;
+    const n = K + features * K + dims * K;
     this.w = new Float64Array(n);
     this.g = new Float64Array(n);
     this.m = new Float64Array(n);
@@ -79,29 +74,14 @@ class Params {
   get denseAt(): number {
     return K + this.features * K;
   }
-  get contextAt(): number {
-    return this.denseAt + this.dims * K;
-  }
   logits(c: TrainClause, out: Float64Array) {
     const { w } = this;
     for (let k = 0; k < K; k++) out[k] = w[k] as number;
     for (const f of c.indexes) for (let k = 0; k < K; k++) out[k] = (out[k] as number) + (w[K + f * K + k] as number);
-    this.dot(c.vector, this.denseAt, out);
-    this.dot(c.context, this.contextAt, out);
-  }
-  private dot(vector: Float32Array, at: number, out: Float64Array) {
-    const { w } = this;
+    const at = this.denseAt;
     for (let d = 0; d < this.dims; d++) {
-      const x = vector[d] as number;
+      const x = c.vector[d] as number;
       if (x !== 0) for (let k = 0; k < K; k++) out[k] = (out[k] as number) + x * (w[at + d * K + k] as number);
-    }
-  }
-  private spread(vector: Float32Array, at: number, grad: Float64Array, scale: number) {
-    const { g } = this;
-    for (let d = 0; d < this.dims; d++) {
-      const x = vector[d] as number;
-      if (x !== 0)
-        for (let k = 0; k < K; k++) g[at + d * K + k] = (g[at + d * K + k] as number) + scale * x * (grad[k] as number);
     }
   }
   accumulate(c: TrainClause, grad: Float64Array, scale: number) {
@@ -109,8 +89,12 @@ class Params {
     for (let k = 0; k < K; k++) g[k] = (g[k] as number) + scale * (grad[k] as number);
     for (const f of c.indexes)
       for (let k = 0; k < K; k++) g[K + f * K + k] = (g[K + f * K + k] as number) + scale * (grad[k] as number);
-    this.spread(c.vector, this.denseAt, grad, scale);
-    this.spread(c.context, this.contextAt, grad, scale);
+    const at = this.denseAt;
+    for (let d = 0; d < this.dims; d++) {
+      const x = c.vector[d] as number;
+      if (x !== 0)
+        for (let k = 0; k < K; k++) g[at + d * K + k] = (g[at + d * K + k] as number) + scale * x * (grad[k] as number);
+    }
   }
   /** One Adam step with an L2 penalty per weight (none on the biases), then clears the gradient. */
   update(rate: number, l2: Float64Array) {
@@ -161,8 +145,7 @@ export function trainAspect(
     const penalty = name.startsWith("w:") || name.startsWith("b:") ? s.l2 : s.l2_rules;
     for (let k = 0; k < K; k++) l2[K + f * K + k] = penalty;
   });
-  l2.fill(s.l2_vector, params.denseAt, params.contextAt);
-  l2.fill(s.l2_context, params.contextAt);
+  l2.fill(s.l2_vector, params.denseAt);
   const z = new Float64Array(K);
   const grad = new Float64Array(K);
   const scale = 1 / reviews.length;
@@ -210,12 +193,7 @@ export function trainAspect(
   }
   const round = (x: number) => Math.round(x * 1e4) / 1e4 || 0;
   const w = Array.from(params.w, round);
-  return {
-    bias: w.slice(0, K),
-    sparse: w.slice(K, params.denseAt),
-    dense: w.slice(params.denseAt, params.contextAt),
-    context: w.slice(params.contextAt),
-  };
+  return { bias: w.slice(0, K), sparse: w.slice(K, params.denseAt), dense: w.slice(params.denseAt) };
 }
 
 export function trainAll(
