@@ -1,14 +1,24 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { DataValidationError } from "../src/data/problems.ts";
 import { auditSheet, drawSample } from "../src/insights/audit/audit-sheet.ts";
 import { publishedQuotes } from "../src/insights/audit/published-quotes.ts";
+import { datasetFromReviewsFile } from "../src/insights/audit/reviews-file.ts";
+import { LabelledFileError } from "../src/insights/eval/read-labelled.ts";
 import { computeInsights } from "../src/insights/step/compute-insights.ts";
 import { siteUrls } from "../src/web/urls.ts";
 
-const USAGE = "usage: npm run insights:audit -- --sample N --seed N [--out FILE.md]";
+const USAGE = "usage: npm run insights:audit -- --sample N --seed N [--reviews FILE.jsonl] [--out FILE.md]";
+
+function readReviewsFile(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new LabelledFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+}
 
 function positiveInt(name: string, value: string | undefined, fallback?: number): number {
   if (value === undefined && fallback !== undefined) return fallback;
@@ -18,16 +28,25 @@ function positiveInt(name: string, value: string | undefined, fallback?: number)
 
 /**
  * `npm run insights:audit -- --sample 60 --seed N`: draws published quotes of /insights.json (built from
- * DATA_DIR as the build builds it) at random and writes a sheet for a reader to judge.
+ * DATA_DIR as the build builds it) at random and writes a sheet for a reader to judge. With `--reviews
+ * FILE.jsonl` the quotes are those the analyser would publish for that file's reviews (one `{id, rating,
+ * text}` a line) instead of DATA_DIR's, so the audit can run on reviews the analyser has never seen.
  */
 async function main(): Promise<number> {
   let sample: number;
   let seed: number;
   let out: string;
+  let reviewsFile: string | undefined;
   try {
     const { values } = parseArgs({
-      options: { sample: { type: "string" }, seed: { type: "string" }, out: { type: "string" } },
+      options: {
+        sample: { type: "string" },
+        seed: { type: "string" },
+        out: { type: "string" },
+        reviews: { type: "string" },
+      },
     });
+    reviewsFile = values.reviews;
     sample = positiveInt("sample", values.sample, 60);
     seed = positiveInt("seed", values.seed);
     out = values.out ?? `insights-audit-seed-${seed}.md`;
@@ -37,7 +56,10 @@ async function main(): Promise<number> {
   }
   try {
     const config = parseConfig();
-    const dataset = loadDataset(config.DATA_DIR);
+    const data = loadDataset(config.DATA_DIR);
+    const dataset = reviewsFile
+      ? datasetFromReviewsFile(readReviewsFile(reviewsFile), reviewsFile, data.business)
+      : data;
     const { document } = await computeInsights({
       root: process.cwd(),
       dataDir: config.DATA_DIR,
@@ -53,10 +75,11 @@ async function main(): Promise<number> {
         texts.get(id),
       ),
     );
-    console.log(`${out}: ${drawn.length} of ${pool.length} published quotes (seed ${seed}).`);
+    const from = reviewsFile ? ` of the ${dataset.reviews.length} reviews in ${reviewsFile}` : "";
+    console.log(`${out}: ${drawn.length} of ${pool.length} published quotes${from} (seed ${seed}).`);
     return 0;
   } catch (error) {
-    if (error instanceof DataValidationError || error instanceof ConfigError) {
+    if (error instanceof DataValidationError || error instanceof ConfigError || error instanceof LabelledFileError) {
       console.error(error.message);
       return 1;
     }

@@ -21,6 +21,7 @@ export const TRAINING_FILES = [
   "tests/fixtures/insights/train-c.jsonl",
   "tests/fixtures/insights/train-d.jsonl",
   "tests/fixtures/insights/train-e.jsonl",
+  "tests/fixtures/insights/train-f.jsonl",
 ];
 
 const SETTINGS: TrainSettings & { threshold: number } = {
@@ -37,7 +38,7 @@ const SETTINGS: TrainSettings & { threshold: number } = {
   threshold: 0,
 };
 const MIN_COUNT = 2;
-const VERSION = "aspect-model/2.1.0";
+const VERSION = "aspect-model/2.2.0";
 
 const { values } = parseArgs({
   options: {

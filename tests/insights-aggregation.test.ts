@@ -3,13 +3,13 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AnalysedReview } from "../src/insights/analysed-review.ts";
+import { GATED_CUE_PREFIX } from "../src/insights/analysis/quote-gates.ts";
 import { buildAspects } from "../src/insights/aspects/build-aspects.ts";
 import { polarityCounts } from "../src/insights/aspects/counts.ts";
 import { selectEvidence } from "../src/insights/aspects/evidence.ts";
 import { Judgements } from "../src/insights/aspects/judgements.ts";
 import { buildTrend, monthsBetween } from "../src/insights/aspects/trend.ts";
 import { wilsonLowerBound } from "../src/insights/aspects/wilson.ts";
-import { MODEL_CUE } from "../src/insights/model/classify.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
 import type { AspectId, AspectPolarity, ClausePolarity } from "../src/schemas/analysis.ts";
 import type { TextReview as Review } from "../src/schemas/review.ts";
@@ -135,7 +135,7 @@ describe("evidence", () => {
     expect(selectEvidence(alone, "price", "negative", THRESHOLDS, permalink)).toEqual([]);
   });
 
-  it("needs twice the margin to quote a clause without a cue of the aspect", () => {
+  it("never quotes a clause the quote gates hold back, however sure the model is", () => {
     const text = "Shower valve replacement in our ranch.";
     const item = (cue: string) =>
       AnalysedReview.from(review({ id: `2025-01-01-${cue}`, date: "2025-01-01", rating: 5, text, technicians: [] }), {
@@ -153,7 +153,9 @@ describe("evidence", () => {
     expect(selectEvidence(new Judgements([item("works")]), "quality", "positive", THRESHOLDS, permalink)).toHaveLength(
       1,
     );
-    expect(selectEvidence(new Judgements([item(MODEL_CUE)]), "quality", "positive", THRESHOLDS, permalink)).toEqual([]);
+    expect(
+      selectEvidence(new Judgements([item(`${GATED_CUE_PREFIX}no-cue`)]), "quality", "positive", THRESHOLDS, permalink),
+    ).toEqual([]);
   });
 
   it("quotes a neutral clause only when the exact lukewarm rule made it neutral", () => {

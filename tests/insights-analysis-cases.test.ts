@@ -67,14 +67,16 @@ describe("aspect analysis: hard cases", () => {
     });
   });
 
-  it("flags praise in a 1-star review as suspected sarcasm and does not count it", () => {
+  it("flags praise in a 1-star review as suspected sarcasm and never counts it as praise", () => {
     const text = "The line works. Congratulations, great job on the install.";
     const low = analyzer.analyze(text, 1);
     expect(low.suspected_sarcasm).toHaveLength(1);
     expect(text.slice(low.suspected_sarcasm[0]?.start, low.suspected_sarcasm[0]?.end)).toContain("Congratulations");
-    // "The line works." is a stated outcome, not praise: only the ironic clause is left out.
+    // "The line works." is a stated outcome, not praise; the ironic clause is never counted as praise.
     const quality = low.aspects.find((a) => a.aspect === "quality");
-    expect(quality?.evidence.map((e) => text.slice(e.start, e.end))).toEqual(["The line works."]);
+    expect(quality?.evidence.filter((e) => e.polarity === "positive").map((e) => text.slice(e.start, e.end))).toEqual([
+      "The line works.",
+    ]);
     const high = analyzer.analyze(text, 5);
     expect(high.suspected_sarcasm).toEqual([]);
     expect(high.aspects.find((a) => a.aspect === "quality")?.polarity).toBe("positive");

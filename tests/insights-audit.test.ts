@@ -3,7 +3,7 @@
  * sample without repeats, and the command writes a sheet with one row per drawn quote.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
@@ -69,5 +69,45 @@ describe("insights audit", () => {
     const bad = spawnSync(tsx, ["scripts/insights-audit.ts", "--sample", "10"], { encoding: "utf8" });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--seed must be a whole number");
+  });
+
+  describe("--reviews FILE.jsonl: the pool is what the analyser would publish for that file's reviews", () => {
+    const tsx = path.join("node_modules", ".bin", "tsx");
+    const dir = mkdtempSync(path.join(tmpdir(), "audit-reviews-"));
+    const lines = [
+      { id: "pool-1", rating: 5, text: "Marco showed up right on time and left the bathroom spotless." },
+      { id: "pool-2", rating: 1, text: "He was two hours late and never called to say so. Rude on the phone too." },
+      { id: "pool-3", rating: 2, text: "The final bill was $300 over the written quote and nobody explained why." },
+      { id: "pool-4", rating: 5, text: "Fair price, friendly tech, and the leak is gone for good." },
+      { id: "pool-5", rating: 4, text: "Quick to answer the phone, and the new faucet works great.", aspects: {} },
+    ];
+    const file = path.join(dir, "reviews.jsonl");
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const run = (...args: string[]) =>
+      spawnSync(tsx, ["scripts/insights-audit.ts", "--seed", "5", ...args], { encoding: "utf8" });
+
+    it("draws only quotes of the file's reviews and shows their text", () => {
+      const out = path.join(dir, "sheet.md");
+      const ok = run("--sample", "60", "--reviews", file, "--out", out);
+      expect(ok.status, ok.stderr).toBe(0);
+      expect(ok.stdout).toContain(`of the 5 reviews in ${file}`);
+      const sheet = readFileSync(out, "utf8");
+      const ids = [...sheet.matchAll(/^\| \d+ \| [a-z]+ \| [a-z]+ \| .* \| \[([^\]]+)\]/gm)].map((m) => m[1]);
+      expect(ids.length).toBeGreaterThanOrEqual(3);
+      for (const id of ids) expect(lines.map((l) => l.id)).toContain(id);
+      expect(sheet).not.toContain("(review not found)");
+      expect(sheet).toContain("left the bathroom spotless");
+    });
+
+    it("names the file, line and field of a bad line, and a file it cannot read", () => {
+      const bad = path.join(dir, "bad.jsonl");
+      writeFileSync(bad, `${JSON.stringify(lines[0])}\n{"id": "x", "rating": 9, "text": "ok"}\n`);
+      const wrong = run("--reviews", bad, "--out", path.join(dir, "no.md"));
+      expect(wrong.status).toBe(1);
+      expect(wrong.stderr).toContain(`${bad}:2: rating:`);
+      const missing = run("--reviews", path.join(dir, "absent.jsonl"), "--out", path.join(dir, "no.md"));
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toContain("absent.jsonl: cannot be read (ENOENT)");
+    });
   });
 });

@@ -14,8 +14,8 @@ export const THRESHOLDS = {
   /** Longest quote, in characters: a longer clause is not quoted at all rather than cut. */
   max_quote_chars: 160,
   /**
-   * A clause is quoted only when the learned layer's log-odds for its aspect and polarity reach this, twice
-   * this when the clause has no cue of the aspect (a neutral clause: when it is lukewarm by the exact rule). A weaker reading still counts for the review;
+   * A clause is quoted only when the learned layer's log-odds for its aspect and polarity reach this (a neutral
+   * clause: when it is lukewarm by the exact rule), and it passes the quote gates (analysis/quote-gates.ts). A weaker reading still counts for the review;
    * it is not published as what the review says (quote audit target: >= 95 % of quotes correct).
    */
   quote_min_margin: 1.5,

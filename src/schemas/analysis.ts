@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IsoDateSchema, RatingSchema } from "./common.ts";
 
 /** The fixed aspect taxonomy of the insights. Order is the display order. */
 export const ASPECT_IDS = [
@@ -64,3 +65,17 @@ export const LabelledReviewSchema = z.object({
   aspects: z.partialRecord(AspectIdSchema, AspectPolaritySchema),
 });
 export type LabelledReview = z.infer<typeof LabelledReviewSchema>;
+
+/**
+ * One line of a file of reviews to audit (`npm run insights:audit -- --reviews FILE.jsonl`): the text and
+ * rating, with the job's details when known. A labelled line (with `aspects`) is one too.
+ */
+export const AuditReviewLineSchema = z.object({
+  id: z.string().min(1),
+  rating: RatingSchema,
+  text: z.string().min(1),
+  date: IsoDateSchema.optional(),
+  technicians: z.array(z.string().min(1)).optional(),
+  services: z.array(z.string().min(1)).optional(),
+});
+export type AuditReviewLine = z.infer<typeof AuditReviewLineSchema>;

@@ -15,6 +15,7 @@ import { type Clause, splitClauses } from "./clauses.ts";
 import { type CompiledLexicon, compileLexicon } from "./compile.ts";
 import { isLukewarm, LUKEWARM_CUE } from "./lukewarm.ts";
 import { describesOutcome, describesOwnProblem } from "./problem-clause.ts";
+import { GATED_CUE_PREFIX, quoteGate, type ReviewContext } from "./quote-gates.ts";
 import { quoteHits } from "./quote-vs-bill.ts";
 import { type ClauseScore, type IdiomHit, scoreClause } from "./score-clause.ts";
 import { type Tokens, tokenize } from "./tokens.ts";
@@ -25,6 +26,8 @@ export interface Analyzer {
   analyze(text: string, rating?: number): ReviewAnalysis;
   /** What the learned layer reads of each clause (for training). */
   features(text: string, rating?: number): ClauseFeatures[];
+  /** The review as the quote gates see it: tokens, clauses and the rule layer's score of each. */
+  readContext(text: string, rating?: number): ReviewContext;
 }
 
 export interface AnalyzerOptions {
@@ -109,12 +112,16 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   const model = options.model ?? loadModel();
   const classifier = new ClauseClassifier(model);
   const analyze = (text: string, rating?: number) => analyzeTokens(text, tokenize(text, lex.personNames), rating);
+  const readContext = (text: string, rating?: number) => contextOf(text, tokenize(text, lex.personNames), rating);
   const features = (text: string, rating?: number) => {
-    const tokens = tokenize(text, lex.personNames);
-    const { clauses, scores } = readRules(text, tokens, rating);
+    const { tokens, clauses, scores } = readContext(text, rating);
     return clauses.map((c, i) => clauseFeatures(tokens, c, scores[i] as ClauseScore, rating, lex, model.vectors));
   };
-  return { analyze, features };
+  return { analyze, features, readContext };
+
+  function contextOf(text: string, tokens: Tokens, rating?: number): ReviewContext {
+    return { tokens, ...readRules(text, tokens, rating) };
+  }
 
   function readRules(text: string, tokens: Tokens, rating?: number): RuleReading {
     const clauses = splitClauses(tokens, lex.contrast);
@@ -128,7 +135,8 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   }
 
   function analyzeTokens(text: string, tokens: Tokens, rating?: number): ReviewAnalysis {
-    const { clauses, scores } = readRules(text, tokens, rating);
+    const review = contextOf(text, tokens, rating);
+    const { clauses, scores } = review;
     const evidence = new Map<AspectId, EvidenceSpan[]>();
     const suspected: ReviewAnalysis["suspected_sarcasm"] = [];
     clauses.forEach((clause, i) => {
@@ -143,7 +151,8 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
       for (const reading of read) {
         const { aspect, margin } = reading;
         let { polarity } = reading;
-        let cue = score.aspects.find((a) => a.aspect === aspect)?.cue || MODEL_CUE;
+        const ruleCue = score.aspects.find((a) => a.aspect === aspect)?.cue;
+        let cue = ruleCue || MODEL_CUE;
         // Lukewarm is neutral; sarcasm in a low-rated review with a problem in it is the problem.
         if (lukewarm && polarity === "positive") {
           polarity = "neutral";
@@ -155,6 +164,8 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
         // Another business, an earlier repair by others, a hypothetical or a worry is never evidence: in a
         // clause that names one, only what the rule layer reads before it counts.
         if (score.scoped && !ruleAgrees(score, aspect, polarity, lex.settings.threshold)) continue;
+        const gate = cue === LUKEWARM_CUE ? null : quoteGate(review, i, aspect, polarity, Boolean(ruleCue));
+        if (gate) cue = GATED_CUE_PREFIX + gate;
         const span: EvidenceSpan = {
           start: clause.start,
           end: clause.end,

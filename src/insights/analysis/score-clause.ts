@@ -25,6 +25,8 @@ export interface ClauseScore {
   sarcasmMarker: boolean;
   /** The clause names another business, hedges ("another company", "I was worried") or sets a condition ("if"). */
   scoped: boolean;
+  /** The clause names another business or person who worked on the job ("the handyman", "another company"). */
+  otherParty: boolean;
 }
 
 function isNegator(tokens: Tokens, i: number, lex: CompiledLexicon): boolean {
@@ -227,5 +229,6 @@ export function scoreClause(
       cueAspect(hits, nearestCue(hits, h)) ?? (st.scores.size === 1 ? st.scores.keys().next().value : null);
     if (target) add(st, target, value, null);
   }
-  return { aspects: [...st.scores.values()], total: st.total, sarcasmMarker: sarcasm, scoped };
+  const otherParty = found.hits.some((h) => h.term.scope === "other");
+  return { aspects: [...st.scores.values()], total: st.total, sarcasmMarker: sarcasm, scoped, otherParty };
 }

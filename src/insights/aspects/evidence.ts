@@ -3,7 +3,7 @@ import type { Quote } from "../../schemas/insights.ts";
 import type { TextReview as Review } from "../../schemas/review.ts";
 import type { AnalysedReview } from "../analysed-review.ts";
 import { LUKEWARM_CUE } from "../analysis/lukewarm.ts";
-import { MODEL_CUE } from "../model/classify.ts";
+import { GATED_CUE_PREFIX } from "../analysis/quote-gates.ts";
 import type { Thresholds } from "../thresholds.ts";
 import type { Judgements } from "./judgements.ts";
 
@@ -35,10 +35,9 @@ export function toQuote(review: Review, aspect: AspectId, span: EvidenceSpan, pe
 export function quotable(span: EvidenceSpan, text: string, thresholds: Thresholds): boolean {
   if (span.end - span.start > thresholds.max_quote_chars || span.end > text.length) return false;
   if (span.polarity === "neutral") return span.cue === LUKEWARM_CUE;
-  // A clause without a single cue of the aspect (a job description, a place) is quoted only when the model is
-  // twice as sure: what the model generalises to, it may count, but a quote must say it plainly.
-  const needed = span.cue === MODEL_CUE ? 2 * thresholds.quote_min_margin : thresholds.quote_min_margin;
-  return Math.abs(span.score) >= needed;
+  // What the model generalises to it may count, but a quote must say it plainly (analysis/quote-gates.ts).
+  if (span.cue.startsWith(GATED_CUE_PREFIX)) return false;
+  return Math.abs(span.score) >= thresholds.quote_min_margin;
 }
 
 /**

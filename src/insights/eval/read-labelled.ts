@@ -1,12 +1,13 @@
+import type { z } from "zod";
 import { type LabelledReview, LabelledReviewSchema } from "../../schemas/analysis.ts";
 
 export class LabelledFileError extends Error {
   override name = "LabelledFileError";
 }
 
-/** Parses a JSONL file of labelled reviews; the first bad line aborts with its file and line number. */
-export function parseLabelled(content: string, file: string): LabelledReview[] {
-  const out: LabelledReview[] = [];
+/** Parses a JSONL file line by line against `schema`; the first bad line aborts with its file, line and field. */
+export function parseJsonLines<T>(content: string, file: string, schema: z.ZodType<T>): T[] {
+  const out: T[] = [];
   const lines = content.split(/\r?\n/);
   lines.forEach((line, index) => {
     if (line.trim() === "") return;
@@ -17,7 +18,7 @@ export function parseLabelled(content: string, file: string): LabelledReview[] {
     } catch (error) {
       throw new LabelledFileError(`${where}: not valid JSON (${(error as Error).message})`);
     }
-    const parsed = LabelledReviewSchema.safeParse(raw);
+    const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(line)"}: ${i.message}`).join("; ");
       throw new LabelledFileError(`${where}: ${issues}`);
@@ -25,4 +26,9 @@ export function parseLabelled(content: string, file: string): LabelledReview[] {
     out.push(parsed.data);
   });
   return out;
+}
+
+/** Parses a JSONL file of labelled reviews. */
+export function parseLabelled(content: string, file: string): LabelledReview[] {
+  return parseJsonLines(content, file, LabelledReviewSchema);
 }
