@@ -59,6 +59,11 @@ describe.runIf(hasDatabase)("the hub's PostgreSQL store", () => {
         { claimUntil: 0, client: "192.0.2.1", caps: undefined, pending: { perClient: 10, perHost: 1, total: 10 } },
       );
       expect(pending).toEqual({ overPending: "host" });
+      const overHostCap = await store.addIntent(
+        { mode: "subscribe", topic: "t", callback: "https://a.example:7443/5", leaseSeconds: 1, secret: undefined },
+        { claimUntil: 0, client: "192.0.2.1", caps: { perHost: 3, total: 100 }, pending: undefined },
+      );
+      expect(overHostCap).toEqual({ overCap: "host" });
     } finally {
       await db.close();
     }
@@ -98,6 +103,23 @@ describe.runIf(hasDatabase)("the hub's PostgreSQL store", () => {
       expect(confirmed.filter((r) => r !== "applied")).toEqual(Array(7).fill({ overCap: "host" }));
       expect(await one?.countSubscriptions({ callbackHost: "race.example" })).toBe(5);
       expect(await one?.countSubscribeIntents()).toBe(0);
+
+      // The counts the caps read follow every way a subscription goes: removed, expired, added again.
+      expect(await one?.removeSubscription("t", pending[confirmed.indexOf("applied")]?.callback ?? "")).toBe(true);
+      expect(await one?.purgeExpired(9_000_000_000_001)).toBe(4);
+      const again = await one?.addIntent(intent(50), { claimUntil: 0, client: "192.0.2.9", caps, pending: undefined });
+      expect(again).toEqual({ id: expect.any(Number) });
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query("SELECT scope, subscriptions FROM hub_subscription_counts ORDER BY scope");
+        expect(rows.map((r) => [r.scope, Number(r.subscriptions)])).toEqual([
+          ["", 0],
+          ["race.example", 0],
+        ]);
+      } finally {
+        await client.end();
+      }
     } finally {
       await Promise.all(replicas.map((db) => db.close()));
       await dropSchema(`${KEY}-race`);

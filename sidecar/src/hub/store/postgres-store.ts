@@ -22,7 +22,8 @@ const CAPS_LOCK = 7_311_402_520;
 /**
  * SQL `WHEN` clauses naming the subscription cap one more subscription to `$.topic` for `$.callback`
  * would exceed ('host' or 'total'), none for a renewal or when `$.perHost` is NULL (no caps); with
- * `countPending`, subscribe intents still being verified count as subscriptions.
+ * `countPending`, subscribe intents still being verified count as subscriptions. Subscriptions are
+ * read from the counts a trigger keeps (migrations.ts), not counted.
  */
 function capClauses(
   $: { topic: string; callback: string; host: string; perHost: string; total: string },
@@ -32,11 +33,12 @@ function capClauses(
     ? ` + (SELECT COUNT(*) FROM hub_intents WHERE mode = 'subscribe' AND callback_host = ${$.host})`
     : "";
   const pendingTotal = countPending ? " + (SELECT COUNT(*) FROM hub_intents WHERE mode = 'subscribe')" : "";
+  const subscriptions = (scope: string) =>
+    `COALESCE((SELECT subscriptions FROM hub_subscription_counts WHERE scope = ${scope}), 0)`;
   return `WHEN ${$.perHost}::bigint IS NULL
              OR EXISTS (SELECT 1 FROM hub_subscriptions WHERE topic = ${$.topic} AND callback = ${$.callback}) THEN NULL
-           WHEN (SELECT COUNT(*) FROM hub_subscriptions WHERE callback_host = ${$.host})${pendingForHost}
-             >= ${$.perHost}::bigint THEN 'host'
-           WHEN (SELECT COUNT(*) FROM hub_subscriptions)${pendingTotal} >= ${$.total}::bigint THEN 'total'`;
+           WHEN ${subscriptions($.host)}${pendingForHost} >= ${$.perHost}::bigint THEN 'host'
+           WHEN ${subscriptions("''")}${pendingTotal} >= ${$.total}::bigint THEN 'total'`;
 }
 
 /** The cap a statement's `over` column names, if any. */
