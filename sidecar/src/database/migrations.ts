@@ -51,4 +51,28 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    UPDATE hub_intents SET callback_host = regexp_replace(callback_host, ':[0-9]+$', '');
    ALTER TABLE hub_intents ADD COLUMN client TEXT NOT NULL DEFAULT '';
    CREATE INDEX hub_intents_by_client ON hub_intents (client);`,
+  // The subscription caps read these counts instead of counting rows: a cap check under the caps lock
+  // then costs the same with 10 subscriptions as with 100,000. Scope '' counts all hosts; every
+  // change takes that row first, so concurrent changes queue there instead of deadlocking.
+  `CREATE TABLE hub_subscription_counts (
+     scope TEXT PRIMARY KEY,
+     subscriptions BIGINT NOT NULL
+   );
+   INSERT INTO hub_subscription_counts (scope, subscriptions)
+     SELECT '', COUNT(*) FROM hub_subscriptions
+     UNION ALL SELECT callback_host, COUNT(*) FROM hub_subscriptions GROUP BY callback_host;
+   CREATE FUNCTION hub_count_subscription(host TEXT, delta INTEGER) RETURNS void LANGUAGE sql AS $$
+     INSERT INTO hub_subscription_counts AS c (scope, subscriptions) VALUES ('', delta)
+       ON CONFLICT (scope) DO UPDATE SET subscriptions = c.subscriptions + delta;
+     INSERT INTO hub_subscription_counts AS c (scope, subscriptions) VALUES (host, delta)
+       ON CONFLICT (scope) DO UPDATE SET subscriptions = c.subscriptions + delta;
+   $$;
+   CREATE FUNCTION hub_subscriptions_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP <> 'INSERT' THEN PERFORM hub_count_subscription(OLD.callback_host, -1); END IF;
+     IF TG_OP <> 'DELETE' THEN PERFORM hub_count_subscription(NEW.callback_host, 1); END IF;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER hub_subscriptions_counted AFTER INSERT OR DELETE OR UPDATE OF callback_host ON hub_subscriptions
+     FOR EACH ROW EXECUTE FUNCTION hub_subscriptions_counted();`,
 ];

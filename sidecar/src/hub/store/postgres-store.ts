@@ -14,12 +14,49 @@ import type {
 } from "./hub-store.ts";
 import { optional, toIntent, toSubscription } from "./rows.ts";
 
-type Query = (sql: string, params?: readonly unknown[]) => Promise<Rows>;
-
 /** Channel on which a replica that recorded a change wakes the others. */
 export const WORK_CHANNEL = "hub_work";
 /** Serialises the subscription-cap checks of all replicas (advisory lock key). */
 const CAPS_LOCK = 7_311_402_520;
+
+/**
+ * SQL `WHEN` clauses naming the subscription cap one more subscription to `$.topic` for `$.callback`
+ * would exceed ('host' or 'total'), none for a renewal or when `$.perHost` is NULL (no caps); with
+ * `countPending`, subscribe intents still being verified count as subscriptions. Subscriptions are
+ * read from the counts a trigger keeps (migrations.ts), not counted.
+ */
+function capClauses(
+  $: { topic: string; callback: string; host: string; perHost: string; total: string },
+  countPending: boolean,
+): string {
+  const pendingForHost = countPending
+    ? ` + (SELECT COUNT(*) FROM hub_intents WHERE mode = 'subscribe' AND callback_host = ${$.host})`
+    : "";
+  const pendingTotal = countPending ? " + (SELECT COUNT(*) FROM hub_intents WHERE mode = 'subscribe')" : "";
+  const subscriptions = (scope: string) =>
+    `COALESCE((SELECT subscriptions FROM hub_subscription_counts WHERE scope = ${scope}), 0)`;
+  return `WHEN ${$.perHost}::bigint IS NULL
+             OR EXISTS (SELECT 1 FROM hub_subscriptions WHERE topic = ${$.topic} AND callback = ${$.callback}) THEN NULL
+           WHEN ${subscriptions($.host)}${pendingForHost} >= ${$.perHost}::bigint THEN 'host'
+           WHEN ${subscriptions("''")}${pendingTotal} >= ${$.total}::bigint THEN 'total'`;
+}
+
+/** The cap a statement's `over` column names, if any. */
+function verdictOf(over: unknown): OverCap | OverPending | undefined {
+  switch (over) {
+    case "pending client":
+      return { overPending: "client" };
+    case "pending host":
+      return { overPending: "host" };
+    case "pending total":
+      return { overPending: "total" };
+    case "host":
+    case "total":
+      return { overCap: over };
+    default:
+      return undefined;
+  }
+}
 
 /**
  * The hub's store on PostgreSQL, shared by any number of sidecar replicas: deliveries are claimed
@@ -196,43 +233,6 @@ export class PostgresHubStore implements HubStore {
     return Number(row?.n ?? 0);
   }
 
-  /** Under the caps lock: whether one more subscription for this callback would exceed a cap. */
-  async #overCap(
-    query: Query,
-    intent: Pick<PendingIntent, "topic" | "callback">,
-    caps: SubscriptionCaps,
-    countPending: boolean,
-  ): Promise<OverCap | undefined> {
-    const host = callbackHost(intent.callback);
-    const [row] = await query(
-      `SELECT
-         EXISTS (SELECT 1 FROM hub_subscriptions WHERE topic = $1 AND callback = $2) AS subscribed,
-         (SELECT COUNT(*) FROM hub_subscriptions WHERE callback_host = $3)
-           + CASE WHEN $4 THEN (SELECT COUNT(*) FROM hub_intents WHERE mode = 'subscribe' AND callback_host = $3)
-             ELSE 0 END AS for_host,
-         (SELECT COUNT(*) FROM hub_subscriptions)
-           + CASE WHEN $4 THEN (SELECT COUNT(*) FROM hub_intents WHERE mode = 'subscribe') ELSE 0 END AS total`,
-      [intent.topic, intent.callback, host, countPending],
-    );
-    if (!row || row.subscribed === true) return undefined;
-    if (Number(row.for_host) >= caps.perHost) return { overCap: "host" };
-    return Number(row.total) >= caps.total ? { overCap: "total" } : undefined;
-  }
-
-  /** Under the caps lock: whether one more pending verification would exceed a cap. */
-  async #overPending(query: Query, client: string, host: string, caps: PendingCaps): Promise<OverPending | undefined> {
-    const [row] = await query(
-      `SELECT
-         (SELECT COUNT(*) FROM hub_intents WHERE client = $1) AS for_client,
-         (SELECT COUNT(*) FROM hub_intents WHERE callback_host = $2) AS for_host,
-         (SELECT COUNT(*) FROM hub_intents) AS total`,
-      [client, host],
-    );
-    if (Number(row?.for_client) >= caps.perClient) return { overPending: "client" };
-    if (Number(row?.for_host) >= caps.perHost) return { overPending: "host" };
-    return Number(row?.total) >= caps.total ? { overPending: "total" } : undefined;
-  }
-
   async addIntent(
     intent: Omit<PendingIntent, "id">,
     options: {
@@ -242,31 +242,47 @@ export class PostgresHubStore implements HubStore {
       pending: PendingCaps | undefined;
     },
   ): Promise<{ id: number } | OverCap | OverPending> {
+    const caps = intent.mode === "subscribe" ? options.caps : undefined;
+    const sql = `WITH verdict AS (
+         SELECT CASE
+           WHEN (SELECT COUNT(*) FROM hub_intents WHERE client = $5) >= $9::bigint THEN 'pending client'
+           WHEN (SELECT COUNT(*) FROM hub_intents WHERE callback_host = $4) >= $10::bigint THEN 'pending host'
+           WHEN (SELECT COUNT(*) FROM hub_intents) >= $11::bigint THEN 'pending total'
+           ${capClauses({ topic: "$2", callback: "$3", host: "$4", perHost: "$12", total: "$13" }, true)}
+         END AS over),
+       added AS (
+         INSERT INTO hub_intents (mode, topic, callback, callback_host, client, lease_seconds, secret, claimed_until)
+         SELECT $1, $2, $3, $4, $5, $6::integer, $7, $8::bigint FROM verdict WHERE over IS NULL
+         RETURNING id)
+       SELECT (SELECT over FROM verdict) AS over, (SELECT id FROM added) AS id`;
+    const params = [
+      intent.mode,
+      intent.topic,
+      intent.callback,
+      callbackHost(intent.callback),
+      options.client,
+      intent.leaseSeconds ?? null,
+      intent.secret ?? null,
+      options.claimUntil,
+      options.pending?.perClient ?? null,
+      options.pending?.perHost ?? null,
+      options.pending?.total ?? null,
+      caps?.perHost ?? null,
+      caps?.total ?? null,
+    ];
+    const [row] = options.pending || caps ? await this.#underCapsLock(sql, params) : await this.#db.query(sql, params);
+    return verdictOf(row?.over) ?? { id: Number(row?.id) };
+  }
+
+  /**
+   * Runs one statement after taking the caps lock, in a transaction: the lock is held over that
+   * statement and the COMMIT only, so each check and what it guards cost a single round trip under
+   * it (the subscribe throughput of all replicas is bound by how long the lock is held).
+   */
+  #underCapsLock(sql: string, params: readonly unknown[]): Promise<Rows> {
     return this.#db.transaction(async (query) => {
-      const host = callbackHost(intent.callback);
-      const capped = options.pending !== undefined || (intent.mode === "subscribe" && options.caps !== undefined);
-      if (capped) await query("SELECT pg_advisory_xact_lock($1)", [CAPS_LOCK]);
-      const overPending = options.pending && (await this.#overPending(query, options.client, host, options.pending));
-      if (overPending) return overPending;
-      if (intent.mode === "subscribe" && options.caps) {
-        const over = await this.#overCap(query, intent, options.caps, true);
-        if (over) return over;
-      }
-      const [row] = await query(
-        `INSERT INTO hub_intents (mode, topic, callback, callback_host, client, lease_seconds, secret, claimed_until)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [
-          intent.mode,
-          intent.topic,
-          intent.callback,
-          host,
-          options.client,
-          intent.leaseSeconds ?? null,
-          intent.secret ?? null,
-          options.claimUntil,
-        ],
-      );
-      return { id: Number(row?.id) };
+      await query("SELECT pg_advisory_xact_lock($1)", [CAPS_LOCK]);
+      return query(sql, params);
     });
   }
 
@@ -287,36 +303,41 @@ export class PostgresHubStore implements HubStore {
     expiresAt: number,
     caps: SubscriptionCaps | undefined,
   ): Promise<"applied" | OverCap> {
-    return this.#db.transaction(async (query) => {
-      await query("DELETE FROM hub_intents WHERE id = $1", [intent.id]);
-      if (intent.mode === "unsubscribe") {
+    if (intent.mode === "unsubscribe") {
+      await this.#db.transaction(async (query) => {
+        await query("DELETE FROM hub_intents WHERE id = $1", [intent.id]);
         await query("DELETE FROM hub_subscriptions WHERE topic = $1 AND callback = $2", [
           intent.topic,
           intent.callback,
         ]);
-        return "applied";
-      }
-      if (caps) {
-        await query("SELECT pg_advisory_xact_lock($1)", [CAPS_LOCK]);
-        const over = await this.#overCap(query, intent, caps, false);
-        if (over) return over;
-      }
-      await query(
-        `INSERT INTO hub_subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, failures)
-         VALUES ($1, $2, $3, $4, $5, $6, 0)
-         ON CONFLICT (topic, callback) DO UPDATE SET
-           secret = excluded.secret, lease_seconds = excluded.lease_seconds, expires_at = excluded.expires_at`,
-        [
-          intent.topic,
-          intent.callback,
-          callbackHost(intent.callback),
-          intent.secret ?? null,
-          intent.leaseSeconds ?? 0,
-          expiresAt,
-        ],
-      );
+      });
       return "applied";
-    });
+    }
+    const sql = `WITH verified AS (DELETE FROM hub_intents WHERE id = $7),
+       verdict AS (
+         SELECT CASE
+           ${capClauses({ topic: "$1", callback: "$2", host: "$3", perHost: "$8", total: "$9" }, false)}
+         END AS over),
+       added AS (
+         INSERT INTO hub_subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, failures)
+         SELECT $1, $2, $3, $4, $5::integer, $6::bigint, 0 FROM verdict WHERE over IS NULL
+         ON CONFLICT (topic, callback) DO UPDATE SET
+           secret = excluded.secret, lease_seconds = excluded.lease_seconds, expires_at = excluded.expires_at)
+       SELECT over FROM verdict`;
+    const params = [
+      intent.topic,
+      intent.callback,
+      callbackHost(intent.callback),
+      intent.secret ?? null,
+      intent.leaseSeconds ?? 0,
+      expiresAt,
+      intent.id,
+      caps?.perHost ?? null,
+      caps?.total ?? null,
+    ];
+    const [row] = caps ? await this.#underCapsLock(sql, params) : await this.#db.query(sql, params);
+    const over = verdictOf(row?.over);
+    return over && "overCap" in over ? over : "applied";
   }
 
   async dropIntent(id: number): Promise<void> {
