@@ -18,6 +18,8 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-liberation && rm -rf /var/lib/apt/lists/*
 # `npm ci`: exactly the versions the committed lockfile pins (it records every platform's packages).
 COPY package.json package-lock.json ./
+# The workspaces (packages/shared, packages/server): npm links them into node_modules.
+COPY packages ./packages
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY astro.config.mjs tsconfig.json ./
 COPY scripts ./scripts
@@ -34,19 +36,13 @@ FROM node:24-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false
+# The server workspace and the packages it depends on, all of packages/ (the build's code is in
+# the root package's src/, which is not copied): npm installs the server's production dependencies
+# and links @riverbend/shared and @riverbend/server into node_modules. Node follows those links to
+# packages/, so the .ts files it strips types from are not under node_modules.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
-# The server and the run-time folders it imports, whole: no build-only module lives in them
-# (tests/folder-dependencies.test.ts keeps it so, and tests/container.test.ts starts the result).
-COPY sidecar ./sidecar
-COPY src/bundle ./src/bundle
-COPY src/config ./src/config
-COPY src/mcp-catalog ./src/mcp-catalog
-COPY src/registry ./src/registry
-COPY src/schemas ./src/schemas
-COPY src/search ./src/search
-COPY src/web ./src/web
-COPY src/websub ./src/websub
+COPY packages ./packages
+RUN npm ci --omit=dev --workspace=@riverbend/server --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The hub's SQLite file lives on a volume, writable by the unprivileged user; the code is not.
 RUN mkdir -p /var/lib/reviews && chown node:node /var/lib/reviews
@@ -67,4 +63,4 @@ STOPSIGNAL SIGTERM
 # A 16 MB young generation: while reviews.json is parsed V8 grows it to about 130 MB and keeps it
 # committed; capped, RSS with 100k reviews stays under 300 MB (npm run bench:api starts the sidecar
 # with the flags of this line).
-CMD ["node", "--max-semi-space-size=16", "sidecar/src/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "packages/server/src/main.ts"]

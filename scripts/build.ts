@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { replacedBuildWarning } from "@riverbend/shared/bundle/built-for.ts";
+import { MANIFEST_FILE } from "@riverbend/shared/bundle/manifest.ts";
+import { ConfigError, parseConfig } from "@riverbend/shared/config/parse-config.ts";
 import { buildSite } from "../src/build/build-site.ts";
-import { replacedBuildWarning } from "../src/bundle/built-for.ts";
-import { MANIFEST_FILE } from "../src/bundle/manifest.ts";
-import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
 import { DataValidationError } from "../src/data/problems.ts";
 
 /** The public URL the build now in `distDir` was made for, if there is one. */

@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
-import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
+import { ConfigError, parseConfig } from "@riverbend/shared/config/parse-config.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { describeDrafts, draftStatuses } from "../src/data/editor/drafts.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { DataValidationError } from "../src/data/problems.ts";
 import { computeInsights } from "../src/insights/step/compute-insights.ts";
-import { siteUrls } from "../src/web/urls.ts";
 
 /**
  * `npm run data:check [DIR]` (or `--data DIR`, as the editor's commands take it): every check the build

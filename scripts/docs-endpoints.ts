@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { withEndpointTable } from "../src/registry/endpoint-table.ts";
+import { withEndpointTable } from "@riverbend/shared/registry/endpoint-table.ts";
 
 /** `npm run docs:endpoints`: rewrites the README's endpoint table from the document registry. */
 const before = readFileSync("README.md", "utf8");

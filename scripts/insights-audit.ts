@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
+import { ConfigError, parseConfig } from "@riverbend/shared/config/parse-config.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { DataValidationError } from "../src/data/problems.ts";
 import { auditSheet, drawSample } from "../src/insights/audit/audit-sheet.ts";
@@ -8,7 +9,6 @@ import { publishedQuotes } from "../src/insights/audit/published-quotes.ts";
 import { datasetFromReviewsFile } from "../src/insights/audit/reviews-file.ts";
 import { LabelledFileError } from "../src/insights/eval/read-labelled.ts";
 import { computeInsights } from "../src/insights/step/compute-insights.ts";
-import { siteUrls } from "../src/web/urls.ts";
 
 const USAGE = "usage: npm run insights:audit -- --sample N --seed N [--reviews FILE.jsonl] [--out FILE.md]";
 

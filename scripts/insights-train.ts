@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { ASPECT_IDS, type LabelledReview, type ReviewAnalysis } from "@riverbend/shared/schemas/analysis.ts";
 import { createAnalyzer, loadLexicon } from "../src/insights/analysis/analyze-review.ts";
 import { evaluate, formatEvaluation } from "../src/insights/eval/evaluate.ts";
 import { parseLabelled } from "../src/insights/eval/read-labelled.ts";
 import { loadModel, modelFromWeights, WEIGHTS_FILE, type WeightsFile } from "../src/insights/model/clause-model.ts";
 import { type TrainReview, type TrainSettings, trainAll } from "../src/insights/model/train.ts";
 import { loadWordVectors } from "../src/insights/model/word-vectors.ts";
-import { ASPECT_IDS, type LabelledReview, type ReviewAnalysis } from "../src/schemas/analysis.ts";
 
 /**
  * `npm run insights:train`: trains the learned layer of the aspect analyser on the training files and

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { MANIFEST_FILE } from "@riverbend/shared/bundle/manifest.ts";
+import { ConfigError, parseConfig } from "@riverbend/shared/config/parse-config.ts";
+import { TOPIC_PATHS } from "@riverbend/shared/registry/documents.ts";
+import type { BuildManifest } from "@riverbend/shared/schemas/manifest.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { buildChanges, describeBuildChanges } from "../src/build/build-changes.ts";
 import { buildSite } from "../src/build/build-site.ts";
-import { MANIFEST_FILE } from "../src/bundle/manifest.ts";
-import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
 import { DataValidationError } from "../src/data/problems.ts";
-import { TOPIC_PATHS } from "../src/registry/documents.ts";
-import type { BuildManifest } from "../src/schemas/manifest.ts";
-import { siteUrls } from "../src/web/urls.ts";
 import { distributedTopics, PingError, pingHub } from "./publish/ping-hub.ts";
 import { describeTopic, topicOutcome } from "./publish/topic-report.ts";
 

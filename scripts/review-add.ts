@@ -1,10 +1,10 @@
+import type { Business } from "@riverbend/shared/schemas/business.ts";
 import { composeReview, type ReviewInput } from "../src/data/editor/compose-review.ts";
 import { loadBusiness, takenIds, writeReviewJson } from "../src/data/editor/data-folder.ts";
 import { checkOne } from "../src/data/editor/drafts.ts";
 import { deriveReviewId } from "../src/data/editor/review-id.ts";
 import { todayIn } from "../src/data/load-dataset.ts";
 import { formatProblem } from "../src/data/problems.ts";
-import type { Business } from "../src/schemas/business.ts";
 import {
   choiceList,
   isError,

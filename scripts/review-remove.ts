@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { closest } from "@riverbend/shared/schemas/format-issue.ts";
+import { RemovedReviewSchema } from "@riverbend/shared/schemas/removed-review.ts";
 import {
   deleteReview,
   loadBusiness,
@@ -8,8 +10,6 @@ import {
   writeReviewJson,
 } from "../src/data/editor/data-folder.ts";
 import { todayIn } from "../src/data/load-dataset.ts";
-import { closest } from "../src/schemas/format-issue.ts";
-import { RemovedReviewSchema } from "../src/schemas/removed-review.ts";
 import { isError, parseDateAnswer } from "./editor/answers.ts";
 import { checkDataFolder, parseCommandLine, runCommand, UsageError } from "./editor/command.ts";
 

@@ -4,4 +4,4 @@ import { spawnSync } from "node:child_process";
 const tsx = ["--import", "tsx"];
 const build = spawnSync(process.execPath, [...tsx, "scripts/build.ts"], { stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
-await import("../sidecar/src/main.ts");
+await import("@riverbend/server/main.ts");

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BusinessSchema } from "../src/schemas/business.ts";
+import { BusinessSchema } from "@riverbend/shared/schemas/business.ts";
 import { generateReviews } from "../src/synth/generate.ts";
 
 const USAGE = "usage: npm run data:synth -- --reviews N --out DIR [--seed S] [--end-date YYYY-MM-DD] [--years Y]";

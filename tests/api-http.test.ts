@@ -3,9 +3,9 @@
  * 404/405/413, request ids, access logs and /healthz.
  */
 import { request as httpRequest } from "node:http";
+import { createApp } from "@riverbend/server/app.ts";
 import { type Logger, pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../sidecar/src/app.ts";
 import { expectNoLeak, get, reviewCount, SITE, server, store, useApiServer } from "./support/api-server.ts";
 import { listen } from "./support/http.ts";
 
@@ -179,7 +179,7 @@ describe("CORS, methods, limits and unknown paths", () => {
   });
 
   // A regression test: the limit once read only Content-Length, so a chunked body of any size passed
-  // (answered 405 after Node read and discarded it all). sidecar/src/http/limits.ts now counts bytes.
+  // (answered 405 after Node read and discarded it all). packages/server/src/http/limits.ts now counts bytes.
   it("answers a chunked request body over 64 KiB with 413 too", async () => {
     const response = await rawRequest("POST", "/api/reviews/search", "z".repeat(100 * 1024), { chunked: true });
     expect(response.status).toBe(413);

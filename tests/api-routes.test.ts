@@ -4,10 +4,11 @@
  *
  * Property runs use FC_SEED (see support/api-server.ts).
  */
+
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import { SearchResponseSchema, SinceResponseSchema } from "@riverbend/shared/schemas/search.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Review } from "../src/schemas/review.ts";
-import { SearchResponseSchema, SinceResponseSchema } from "../src/schemas/search.ts";
 import {
   expectInvalidRequest,
   expectNoLeak,

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { InsightsDocument } from "@riverbend/shared/schemas/insights.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { describe, expect, inject, it } from "vitest";
-import type { InsightsDocument } from "../src/schemas/insights.ts";
-import type { Review } from "../src/schemas/review.ts";
 import { expectInvalidRequest, get, servedReviews, useApiServer } from "./support/api-server.ts";
 
 useApiServer();

@@ -1,8 +1,8 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { assertBuiltFor } from "@riverbend/shared/bundle/built-for.ts";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { assertBuiltFor } from "../src/bundle/built-for.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 import { runBuild, runCommand } from "./support/run-build.ts";
 import { type SidecarProcess, startSidecarProcess, stopSidecars } from "./support/sidecar-process.ts";
@@ -24,7 +24,7 @@ describe("a build made for another public URL", () => {
   });
 
   it("stops the sidecar at start-up", async () => {
-    const run = await runCommand(process.execPath, ["--import", "tsx", "sidecar/src/main.ts"], {
+    const run = await runCommand(process.execPath, ["--import", "tsx", "packages/server/src/main.ts"], {
       env: { PORT: "0", SITE_URL: "https://other.test", DIST_DIR: inject("sampleDist"), STATE_DIR: work },
       timeoutMs: 30_000,
     });

@@ -1,5 +1,5 @@
+import { ConfigError, parseConfig } from "@riverbend/shared/config/parse-config.ts";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
 
 function errorOf(env: Record<string, string>): string {
   try {

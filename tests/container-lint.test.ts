@@ -52,7 +52,7 @@ describe("Dockerfile (lint)", () => {
     expect(execForm(all(RUNTIME, "CMD")[0]?.args ?? "")).toEqual([
       "node",
       "--max-semi-space-size=16",
-      "sidecar/src/main.ts",
+      "packages/server/src/main.ts",
     ]); // DL3025
     expect(all(RUNTIME, "ENTRYPOINT")).toEqual([]);
   });

@@ -5,7 +5,7 @@
  * and ENV and called on every route. The lint is in container-lint.test.ts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,10 +13,19 @@ import { all, execForm, healthcheckOf, RUNTIME, STAGES, seconds } from "./suppor
 import { freePort, inRoot, type Replayed, replay, run } from "./support/container-replay.ts";
 import { ROOT } from "./support/run-build.ts";
 
-const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+interface Manifest {
+  name: string;
   dependencies: Record<string, string>;
-  devDependencies: Record<string, string>;
-};
+}
+const manifest = (dir: string) => JSON.parse(readFileSync(path.join(ROOT, dir, "package.json"), "utf8")) as Manifest;
+const ROOT_PACKAGE = manifest(".");
+const SERVER = manifest("packages/server");
+const SHARED = manifest("packages/shared");
+const WORKSPACE_NAMES = new Set([SERVER.name, SHARED.name]);
+/** What the server package needs from the registry: its own dependencies and the shared package's. */
+const SERVER_NEEDS = [...Object.keys(SERVER.dependencies), ...Object.keys(SHARED.dependencies)].filter(
+  (name) => !WORKSPACE_NAMES.has(name),
+);
 
 describe("the image recipe, replayed in a temporary folder", () => {
   const temp = mkdtempSync(path.join(tmpdir(), "reviews-container-"));
@@ -79,52 +88,85 @@ describe("the image recipe, replayed in a temporary folder", () => {
     rmSync(temp, { recursive: true, force: true });
   });
 
-  it("copies only the sidecar, the modules it imports and the bundle, none of them build-only", () => {
+  it("copies the root manifests and packages/ only, none of the build's code or data", () => {
     const app = inRoot(runtime.root, runtime.workdir);
-    expect(readdirSync(app).sort()).toEqual([
-      "dist",
-      "node_modules",
-      "package-lock.json",
-      "package.json",
-      "sidecar",
-      "src",
-    ]);
-    expect(runtime.fromContext.filter((f) => f.startsWith("src/build/") || f.startsWith("src/pages/"))).toEqual([]);
-    expect(runtime.fromContext.some((f) => f.endsWith(".astro") || f.startsWith("data/"))).toBe(false);
+    expect(readdirSync(app).sort()).toEqual(["dist", "node_modules", "package-lock.json", "package.json", "packages"]);
+    expect(runtime.fromContext.filter((f) => !f.startsWith("packages/") && !/^package(-lock)?\.json$/.test(f))).toEqual(
+      [],
+    );
+    expect(runtime.fromContext.some((f) => f.endsWith(".astro"))).toBe(false);
+    expect(runtime.fromContext).toContain("packages/server/src/main.ts");
     expect(existsSync(path.join(app, "dist", "build-manifest.json"))).toBe(true);
     expect(runtime.user).toBe("node");
   });
 
-  it("holds every module the sidecar imports, statically or lazily", () => {
+  it("links the workspace packages into node_modules, so Node runs their .ts files from packages/, not node_modules", () => {
+    const app = inRoot(runtime.root, runtime.workdir);
+    for (const [name, dir] of [
+      [SHARED.name, "shared"],
+      [SERVER.name, "server"],
+    ] as const) {
+      const link = path.join(app, "node_modules", name);
+      expect(lstatSync(link).isSymbolicLink(), name).toBe(true);
+      expect(realpathSync(link)).toBe(realpathSync(path.join(app, "packages", dir)));
+    }
+    // The server started from that tree (beforeAll), importing @riverbend/shared through the link:
+    // Node strips types only outside node_modules, so it would have refused a copy inside it.
+    expect(output).toContain("listening on");
+  });
+
+  it("holds every module the server imports, statically or lazily, relatively or by package name", () => {
     const app = inRoot(runtime.root, runtime.workdir);
     const missing: string[] = [];
     const seen = new Set<string>();
+    const resolve = (file: string, specifier: string): string | undefined => {
+      if (specifier.startsWith(".")) return path.resolve(path.dirname(file), specifier);
+      const [scope = "", name = "", ...rest] = specifier.split("/");
+      if (!WORKSPACE_NAMES.has(`${scope}/${name}`)) return undefined;
+      // The package's `exports` map "./*" to "./src/*".
+      return path.join(realpathSync(path.join(app, "node_modules", scope, name)), "src", ...rest);
+    };
     const visit = (file: string) => {
       if (seen.has(file)) return;
       seen.add(file);
       const source = readFileSync(file, "utf8");
-      for (const match of source.matchAll(/\bfrom\s+["'](\.[^"']+)["']|\bimport\s*\(\s*["'](\.[^"']+)["']\s*\)/g)) {
-        const target = path.resolve(path.dirname(file), match[1] ?? match[2] ?? "");
+      for (const match of source.matchAll(/\bfrom\s+["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)/g)) {
+        const target = resolve(file, match[1] ?? match[2] ?? "");
+        if (target === undefined) continue;
         if (existsSync(target)) visit(target);
         else missing.push(`${path.relative(app, file)} imports ${path.relative(app, target)}`);
       }
     };
-    visit(path.join(app, "sidecar", "src", "main.ts"));
+    visit(path.join(app, "packages", "server", "src", "main.ts"));
     expect(missing).toEqual([]);
     expect(seen.size).toBeGreaterThan(30);
+    expect([...seen].some((file) => file.includes(`${path.sep}shared${path.sep}src${path.sep}`))).toBe(true);
   });
 
-  it("installs every production dependency at its locked version and no devDependency", () => {
+  it("installs the server's production dependencies at their locked versions, not the build's, and no devDependency", () => {
     const modules = path.join(inRoot(runtime.root, runtime.workdir), "node_modules");
     const lock = JSON.parse(readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as {
-      packages: Record<string, { version?: string; dev?: boolean }>;
+      packages: Record<string, { version?: string; dev?: boolean; dependencies?: Record<string, string> }>;
     };
-    for (const name of Object.keys(PACKAGE.dependencies)) {
+    expect(SERVER_NEEDS).toEqual(expect.arrayContaining(["express", "zod"]));
+    for (const name of SERVER_NEEDS) {
       const installed = JSON.parse(readFileSync(path.join(modules, name, "package.json"), "utf8")) as {
         version: string;
       };
       expect(installed.version, name).toBe(lock.packages[`node_modules/${name}`]?.version);
     }
+    // The root package's (the build's) own production dependencies stay out, unless a package the
+    // server installs needs one too.
+    const neededByInstalled = new Set(
+      Object.entries(lock.packages)
+        .filter(([key]) => key.startsWith("node_modules/") && existsSync(path.join(modules, key.slice(13))))
+        .flatMap(([, entry]) => Object.keys(entry.dependencies ?? {})),
+    );
+    const buildOnly = Object.keys(ROOT_PACKAGE.dependencies).filter(
+      (name) => !WORKSPACE_NAMES.has(name) && !SERVER_NEEDS.includes(name) && !neededByInstalled.has(name),
+    );
+    expect(buildOnly.length).toBeGreaterThan(0);
+    expect(buildOnly.filter((name) => existsSync(path.join(modules, name)))).toEqual([]);
     // Nothing the lockfile marks dev-only (astro, vitest, ...). A few devDependencies (ajv) are also
     // needed by a production dependency; the lockfile says so by not marking them "dev".
     const devOnly = Object.entries(lock.packages)

@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { BuildManifest } from "@riverbend/shared/schemas/manifest.ts";
+import { PAGE_SIZE } from "@riverbend/shared/web/pagination.ts";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
-import type { BuildManifest } from "../src/schemas/manifest.ts";
 import { allListings, buildListings, listingPath } from "../src/site/browser/listings.ts";
-import { PAGE_SIZE } from "../src/web/pagination.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 import { runBuild } from "./support/run-build.ts";
 

@@ -2,14 +2,14 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { createApp } from "@riverbend/server/app.ts";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createApp } from "../sidecar/src/app.ts";
-import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { type ApiExample, apiExamples } from "../src/discovery/api-page/examples.ts";
 import { escapeHtml } from "../src/site/html.ts";
-import { siteUrls } from "../src/web/urls.ts";
 import { TEST_SITE_URL as SITE } from "./support/global-setup.ts";
 import { listen } from "./support/http.ts";
 

@@ -2,14 +2,14 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { headersFor } from "@riverbend/server/static/headers.ts";
+import { TOPIC_PATHS } from "@riverbend/shared/registry/documents.ts";
+import type { BuildManifest } from "@riverbend/shared/schemas/manifest.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { describe, expect, inject, it } from "vitest";
-import { headersFor } from "../sidecar/src/static/headers.ts";
 import { headerRules } from "../src/discovery/cdn/header-rules.ts";
 import { renderNginxConf } from "../src/discovery/cdn/nginx-conf.ts";
 import { buildSitemaps, MAX_URLS_PER_SITEMAP } from "../src/discovery/sitemap/sitemap.ts";
-import { TOPIC_PATHS } from "../src/registry/documents.ts";
-import type { BuildManifest } from "../src/schemas/manifest.ts";
-import { siteUrls } from "../src/web/urls.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 
 const manifest = (): BuildManifest =>

@@ -1,18 +1,18 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createApp } from "../sidecar/src/app.ts";
-import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
-import type { Bundle } from "../sidecar/src/bundle/load-bundle.ts";
+import { createApp } from "@riverbend/server/app.ts";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import type { Bundle } from "@riverbend/server/bundle/load-bundle.ts";
 import {
   MCP_CURRENT_REVISION,
   MCP_REVISION_NOTES,
   MCP_REVISIONS,
   MCP_SESSION_REVISIONS,
-} from "../src/mcp-catalog/protocol.ts";
-import { DISCOVERY_LINK } from "../src/registry/links.ts";
+} from "@riverbend/shared/mcp-catalog/protocol.ts";
+import { DISCOVERY_LINK } from "@riverbend/shared/registry/links.ts";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { TEST_SITE_URL as SITE } from "./support/global-setup.ts";
 import { listen } from "./support/http.ts";
 import { pinnedClient } from "./support/mcp-modern.ts";

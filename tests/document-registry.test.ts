@@ -1,12 +1,17 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { MCP_RESOURCE_DOCUMENTS } from "@riverbend/shared/mcp-catalog/protocol.ts";
+import {
+  ENDPOINT_DOCUMENTS,
+  PUBLISHED_DOCUMENTS,
+  TOPIC_PATHS,
+  unregisteredPaths,
+} from "@riverbend/shared/registry/documents.ts";
+import { withEndpointTable } from "@riverbend/shared/registry/endpoint-table.ts";
+import type { BuildManifest } from "@riverbend/shared/schemas/manifest.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { describe, expect, inject, it } from "vitest";
 import { DOCUMENT_BUILDERS } from "../src/build/document-builders.ts";
-import { MCP_RESOURCE_DOCUMENTS } from "../src/mcp-catalog/protocol.ts";
 import { buildOpenApiDocument } from "../src/openapi/document.ts";
-import { ENDPOINT_DOCUMENTS, PUBLISHED_DOCUMENTS, TOPIC_PATHS, unregisteredPaths } from "../src/registry/documents.ts";
-import { withEndpointTable } from "../src/registry/endpoint-table.ts";
-import type { BuildManifest } from "../src/schemas/manifest.ts";
-import { siteUrls } from "../src/web/urls.ts";
 
 const manifest = () => JSON.parse(readFileSync(`${inject("sampleDist")}/build-manifest.json`, "utf8")) as BuildManifest;
 const ASSETS = new Set(readdirSync("public").map((file) => `/${file}`));

@@ -5,12 +5,13 @@
  *
  * validateAtom needs Debian's `jing` and `libxml2-utils` (xmllint).
  */
+
+import { JsonFeedSchema } from "@riverbend/shared/schemas/json-feed.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { buildAtomFeed } from "../src/feeds/atom/build.ts";
 import { buildJsonFeed } from "../src/feeds/json-feed/build.ts";
-import { JsonFeedSchema } from "../src/schemas/json-feed.ts";
-import { siteUrls } from "../src/web/urls.ts";
 import { ATOM_TIMEOUT, validateAtom } from "./support/feed-validators-atom.ts";
 import { validateJsonFeed } from "./support/feed-validators-json-feed.ts";
 import { escapingProblems, reviewIdOf } from "./support/feeds-items.ts";

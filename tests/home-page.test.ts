@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { type InsightsDocument, InsightsDocumentSchema } from "@riverbend/shared/schemas/insights.ts";
 import { describe, expect, inject, it } from "vitest";
-import { type InsightsDocument, InsightsDocumentSchema } from "../src/schemas/insights.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 
 const dist = inject("sampleDist");

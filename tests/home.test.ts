@@ -3,10 +3,11 @@
  * page is checked in tests/home-page.test.ts and in a real browser in tests/browser/site-home.test.ts.
  */
 import { readFileSync } from "node:fs";
+import { type InsightsDocument, InsightsDocumentSchema } from "@riverbend/shared/schemas/insights.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { aggregateRating } from "../src/reviews-document/aggregate.ts";
-import { type InsightsDocument, InsightsDocumentSchema } from "../src/schemas/insights.ts";
 import { aspectChart } from "../src/site/charts/aspect-chart.ts";
 import { distributionRows, ratingDistributionChart } from "../src/site/charts/rating-distribution.ts";
 import { starRatingSvg } from "../src/site/charts/star-rating.ts";
@@ -14,7 +15,6 @@ import { displayDays, displayPhone, displayTime } from "../src/site/home/busines
 import { displayDate } from "../src/site/home/dates.ts";
 import { jsonLdScript, plumberJsonLd } from "../src/site/jsonld/plumber.ts";
 import { pageShell } from "../src/site/render/page-shell.ts";
-import { siteUrls } from "../src/web/urls.ts";
 
 const fixture: InsightsDocument = InsightsDocumentSchema.parse(
   JSON.parse(readFileSync(new URL("./fixtures/insights-home.json", import.meta.url), "utf8")),

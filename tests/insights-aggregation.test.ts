@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { AspectId, AspectPolarity, ClausePolarity } from "@riverbend/shared/schemas/analysis.ts";
+import type { TextReview as Review } from "@riverbend/shared/schemas/review.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AnalysedReview } from "../src/insights/analysed-review.ts";
@@ -11,8 +13,6 @@ import { Judgements } from "../src/insights/aspects/judgements.ts";
 import { buildTrend, monthsBetween } from "../src/insights/aspects/trend.ts";
 import { wilsonLowerBound } from "../src/insights/aspects/wilson.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
-import type { AspectId, AspectPolarity, ClausePolarity } from "../src/schemas/analysis.ts";
-import type { TextReview as Review } from "../src/schemas/review.ts";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures/insights-aggregation/reviews.json");
 const permalink = (id: string) => `https://reviews.test/reviews/${id}/`;

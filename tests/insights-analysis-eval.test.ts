@@ -6,11 +6,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { AspectPolarity, LabelledReview, ReviewAnalysis } from "@riverbend/shared/schemas/analysis.ts";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../src/insights/eval/evaluate.ts";
 import { count, scores, total } from "../src/insights/eval/metrics.ts";
 import { LabelledFileError, parseLabelled } from "../src/insights/eval/read-labelled.ts";
-import type { AspectPolarity, LabelledReview, ReviewAnalysis } from "../src/schemas/analysis.ts";
 import { analyzer } from "./support/insights-analysis-fixture.ts";
 
 describe("evaluation scorer", () => {

@@ -5,11 +5,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { ReviewAnalysis } from "@riverbend/shared/schemas/analysis.ts";
+import { ReviewAnalysisSchema } from "@riverbend/shared/schemas/analysis.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createAnalyzer, lexiconHash, loadLexicon } from "../src/insights/analysis/analyze-review.ts";
-import type { ReviewAnalysis } from "../src/schemas/analysis.ts";
-import { ReviewAnalysisSchema } from "../src/schemas/analysis.ts";
 import { analyzer, loaded, SENTENCES } from "./support/insights-analysis-fixture.ts";
 
 describe("aspect analysis: evidence spans", () => {

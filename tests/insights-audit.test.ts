@@ -6,10 +6,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type InsightsDocument, InsightsDocumentSchema } from "@riverbend/shared/schemas/insights.ts";
 import { describe, expect, inject, it } from "vitest";
 import { auditSheet, drawSample } from "../src/insights/audit/audit-sheet.ts";
 import { publishedQuotes } from "../src/insights/audit/published-quotes.ts";
-import { type InsightsDocument, InsightsDocumentSchema } from "../src/schemas/insights.ts";
 
 describe("insights audit", () => {
   const document: InsightsDocument = InsightsDocumentSchema.parse(

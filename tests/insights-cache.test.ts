@@ -1,14 +1,14 @@
 import { cpSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { serializeInsights } from "../src/insights/serialize.ts";
 import type { ReviewAnalyzer } from "../src/insights/step/analyze-reviews.ts";
 import { computeInsights } from "../src/insights/step/compute-insights.ts";
-import type { Dataset } from "../src/schemas/dataset.ts";
-import type { Review } from "../src/schemas/review.ts";
-import { siteUrls } from "../src/web/urls.ts";
 
 /** A project root of its own (lexicon and method files copied), so the cache starts cold. */
 function freshRoot(): string {

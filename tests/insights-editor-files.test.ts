@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
+import { BusinessSchema } from "@riverbend/shared/schemas/business.ts";
 import { describe, expect, it } from "vitest";
 import type { DataProblem } from "../src/data/problems.ts";
 import { formatProblem } from "../src/data/problems.ts";
 import { loadEditorData } from "../src/insights/editor/load-editor-data.ts";
-import { BusinessSchema } from "../src/schemas/business.ts";
 
 const business = BusinessSchema.parse(JSON.parse(readFileSync("data/business.json", "utf8")));
 

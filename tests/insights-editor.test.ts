@@ -1,11 +1,11 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { AspectInsight, PolarityCounts, Topic } from "@riverbend/shared/schemas/insights.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkNumbers, type Figures } from "../src/insights/faq/check-numbers.ts";
 import { generateSummary } from "../src/insights/summary/generate-summary.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
-import type { AspectInsight, PolarityCounts, Topic } from "../src/schemas/insights.ts";
 import { runBuild, runScript } from "./support/run-build.ts";
 
 const counts = (positive: number, negative: number, mixed = 0, neutral = 0): PolarityCounts => ({

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
+import { type Business, BusinessSchema } from "@riverbend/shared/schemas/business.ts";
+import { EntityAliasesFileSchema } from "@riverbend/shared/schemas/insights-data.ts";
 import { describe, expect, it } from "vitest";
 import { entityCatalogues } from "../src/insights/entities/catalogue.ts";
 import { createMatcher } from "../src/insights/entities/mentions.ts";
-import { type Business, BusinessSchema } from "../src/schemas/business.ts";
-import { EntityAliasesFileSchema } from "../src/schemas/insights-data.ts";
 
 // The real catalogue and alias files: the sample has two technicians called Chris and one called Bill.
 const business: Business = BusinessSchema.parse(JSON.parse(readFileSync("data/business.json", "utf8")));

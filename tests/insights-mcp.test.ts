@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { TOOLS, type ToolContext } from "@riverbend/shared/mcp-catalog/tool-catalog.ts";
+import type { InsightsDocument } from "@riverbend/shared/schemas/insights.ts";
+import type { ReviewsDocument } from "@riverbend/shared/schemas/reviews-document.ts";
+import { InsightsResultSchema } from "@riverbend/shared/schemas/tools.ts";
+import { buildSearchIndex } from "@riverbend/shared/search/search-index.ts";
 import { describe, expect, inject, it } from "vitest";
-import { TOOLS, type ToolContext } from "../src/mcp-catalog/tool-catalog.ts";
 import { aggregateRating } from "../src/reviews-document/aggregate.ts";
-import type { InsightsDocument } from "../src/schemas/insights.ts";
-import type { ReviewsDocument } from "../src/schemas/reviews-document.ts";
-import { InsightsResultSchema } from "../src/schemas/tools.ts";
-import { buildSearchIndex } from "../src/search/search-index.ts";
 
 const dist = inject("sampleDist");
 const insights = JSON.parse(readFileSync(path.join(dist, "insights.json"), "utf8")) as InsightsDocument;

@@ -3,11 +3,12 @@
  * quote, each with several phrasings written for these tests (not taken from any labelled set or audit),
  * and the near neighbours each gate must leave quotable.
  */
+
+import type { AspectId, ClausePolarity } from "@riverbend/shared/schemas/analysis.ts";
 import { describe, expect, it } from "vitest";
 import { quoteGate } from "../src/insights/analysis/quote-gates.ts";
 import { quotable } from "../src/insights/aspects/evidence.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
-import type { AspectId, ClausePolarity } from "../src/schemas/analysis.ts";
 import { analyzer } from "./support/insights-analysis-fixture.ts";
 
 /** The gate the clause containing `part` meets when read as `aspect` with `polarity`. */

@@ -1,6 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type InsightsDocument, InsightsDocumentSchema, type Quote } from "@riverbend/shared/schemas/insights.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { describe, expect, inject, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { checkNumbers } from "../src/insights/faq/check-numbers.ts";
@@ -8,8 +10,6 @@ import { serializeInsights } from "../src/insights/serialize.ts";
 import { computeInsights } from "../src/insights/step/compute-insights.ts";
 import { concerns } from "../src/insights/summary/generate-summary.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
-import { type InsightsDocument, InsightsDocumentSchema, type Quote } from "../src/schemas/insights.ts";
-import { siteUrls } from "../src/web/urls.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 
 const file = path.join(inject("sampleDist"), "insights.json");

@@ -3,6 +3,7 @@
  * published for a person unless business.json asks; services count by the job's structured field (point 9).
  */
 import { readFileSync } from "node:fs";
+import { hasText, type TextReview } from "@riverbend/shared/schemas/review.ts";
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { AnalysedReview } from "../src/insights/analysed-review.ts";
@@ -10,7 +11,6 @@ import { Judgements } from "../src/insights/aspects/judgements.ts";
 import { buildEntities } from "../src/insights/entities/build-entities.ts";
 import { namePattern, technicianTallies } from "../src/insights/entities/technician-judgements.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
-import { hasText, type TextReview } from "../src/schemas/review.ts";
 import { analyzer } from "./support/insights-analysis-fixture.ts";
 
 function item(text: string, rating: number, technicians: string[] = []): AnalysedReview {

@@ -4,15 +4,15 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { type InsightsDocument, InsightsDocumentSchema } from "@riverbend/shared/schemas/insights.ts";
+import type { TopicCatalogue } from "@riverbend/shared/schemas/insights-data.ts";
+import type { TextReview } from "@riverbend/shared/schemas/review.ts";
 import { describe, expect, inject, it } from "vitest";
 import { AnalysedReview } from "../src/insights/analysed-review.ts";
 import { encode } from "../src/insights/cache/codec.ts";
 import { THRESHOLDS } from "../src/insights/thresholds.ts";
 import { compileTopics, matchTopics } from "../src/insights/topics/match-topics.ts";
 import { rankTopics } from "../src/insights/topics/rank-topics.ts";
-import { type InsightsDocument, InsightsDocumentSchema } from "../src/schemas/insights.ts";
-import type { TopicCatalogue } from "../src/schemas/insights-data.ts";
-import type { TextReview } from "../src/schemas/review.ts";
 import { analyzer } from "./support/insights-analysis-fixture.ts";
 
 const catalogue: TopicCatalogue = JSON.parse(readFileSync("data/insights/topics.json", "utf8"));

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,8 +28,11 @@ describe("package-lock.json", () => {
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it("is byte for byte unchanged", async () => {
-      for (const name of ["package.json", "package-lock.json"])
+      const workspaces = readdirSync(path.join(ROOT, "packages")).map((name) => `packages/${name}/package.json`);
+      for (const name of ["package.json", "package-lock.json", ...workspaces]) {
+        mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
         copyFileSync(path.join(ROOT, name), path.join(dir, name));
+      }
       const npm = process.platform === "win32" ? "npm.cmd" : "npm";
       const run = await runCommand(
         npm,

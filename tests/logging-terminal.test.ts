@@ -2,8 +2,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { chooseLogOutput, underCi } from "@riverbend/server/logging/create-logger.ts";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { chooseLogOutput, underCi } from "../sidecar/src/logging/create-logger.ts";
 import { TEST_SITE_URL } from "./support/global-setup.ts";
 import { ROOT } from "./support/run-build.ts";
 
@@ -44,7 +44,7 @@ async function inTerminal(env: string[]): Promise<string> {
     "env -u CI -u LOG_LEVEL -u LOG_FORMAT",
     `PORT=0 SITE_URL=${TEST_SITE_URL} DIST_DIR=${inject("sampleDist")} STATE_DIR=${state} RELOAD_INTERVAL_MS=0`,
     ...env,
-    `${process.execPath} --import tsx sidecar/src/main.ts`,
+    `${process.execPath} --import tsx packages/server/src/main.ts`,
   ].join(" ");
   const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
   let out = "";

@@ -1,23 +1,23 @@
 import { spawn } from "node:child_process";
+import { PUBLISHED_DOCUMENTS, SERVER_ENDPOINTS } from "@riverbend/shared/registry/documents.ts";
 import { describe, expect, inject, it } from "vitest";
-import { PUBLISHED_DOCUMENTS, SERVER_ENDPOINTS } from "../src/registry/documents.ts";
 import { ROOT, runScript } from "./support/run-build.ts";
 
-describe("sidecar/src/main.ts", () => {
+describe("packages/server/src/main.ts", () => {
   it("stops at start-up with a message naming a bad variable", async () => {
-    const run = await runScript("sidecar/src/main.ts", [], { PORT: "eighty", DIST_DIR: inject("sampleDist") });
+    const run = await runScript("packages/server/src/main.ts", [], { PORT: "eighty", DIST_DIR: inject("sampleDist") });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('PORT: must be a port number from 0 to 65535, got "eighty"');
   });
 
   it("stops when there is no build to serve, saying what to run", async () => {
-    const run = await runScript("sidecar/src/main.ts", [], { PORT: "0", DIST_DIR: "/nonexistent/dist" });
+    const run = await runScript("packages/server/src/main.ts", [], { PORT: "0", DIST_DIR: "/nonexistent/dist" });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("Run `npm run build` first.");
   });
 
   it("listens on an OS-assigned port, prints what it serves, serves, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "sidecar/src/main.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts"], {
       cwd: ROOT,
       env: {
         ...process.env,

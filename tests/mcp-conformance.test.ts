@@ -60,7 +60,7 @@ async function run(command: string, args: string[], env: Record<string, string>,
 }
 
 /**
- * `node --import tsx sidecar/src/main.ts` on an OS-assigned port; resolves once it listens. The base
+ * `node --import tsx packages/server/src/main.ts` on an OS-assigned port; resolves once it listens. The base
  * is http://localhost:PORT: the dns-rebinding scenario only means something against a localhost URL.
  */
 const startSidecar = (env: Record<string, string>) =>

@@ -26,7 +26,7 @@ let home: string;
 beforeAll(async () => {
   home = mkdtempSync(path.join(tmpdir(), "mcp-inspector-"));
   mkdirSync(path.join(home, "work"));
-  // `node --import tsx sidecar/src/main.ts` on an OS-assigned port, addressed as http://localhost:PORT.
+  // `node --import tsx packages/server/src/main.ts` on an OS-assigned port, addressed as http://localhost:PORT.
   sidecar = await startSidecarProcess({
     host: "localhost",
     outputLimit: 20_000,

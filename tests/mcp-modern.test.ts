@@ -4,10 +4,10 @@
  * the published documents give, plus the cache hints and tool order the revision asks for.
  */
 import type { Client } from "@modelcontextprotocol/client";
+import { TOOL_LIST } from "@riverbend/shared/mcp-catalog/listing.ts";
+import { MCP_CACHE_TTL_MS, MCP_CURRENT_REVISION } from "@riverbend/shared/mcp-catalog/protocol.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOL_LIST } from "../src/mcp-catalog/listing.ts";
-import { MCP_CACHE_TTL_MS, MCP_CURRENT_REVISION } from "../src/mcp-catalog/protocol.ts";
-import type { Review } from "../src/schemas/review.ts";
 import {
   DOCUMENTS,
   document,

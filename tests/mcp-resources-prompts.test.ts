@@ -3,8 +3,8 @@
  * /mcp, in process, through the SDK's own client.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { describe, expect, it } from "vitest";
-import type { Review } from "../src/schemas/review.ts";
 import {
   callTool,
   client,

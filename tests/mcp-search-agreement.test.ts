@@ -3,9 +3,9 @@
  * answers (ids, totals, cursors, rejections) for the same random parameters.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Review } from "../src/schemas/review.ts";
 import { client, document, idsOf, server, setupInProcessMcp } from "./support/mcp-inprocess.ts";
 
 setupInProcessMcp();

@@ -3,9 +3,10 @@
  * (DNS rebinding), CORS preflight, the body size limit, Authorization (ignored: the server is
  * public and read-only) and the per-client rate limit.
  */
+
+import { createApp } from "@riverbend/server/app.ts";
+import { SessionTokens } from "@riverbend/server/mcp/session-tokens.ts";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../sidecar/src/app.ts";
-import { SessionTokens } from "../sidecar/src/mcp/session-tokens.ts";
 import { listen } from "./support/http.ts";
 import { document, logger, SECRET, SITE, server, setupInProcessMcp, store } from "./support/mcp-inprocess.ts";
 import { initializeBody, MCP_HEADERS, postMcp, rawHttp, sessionRequest } from "./support/mcp-rpc.ts";

@@ -4,8 +4,8 @@
  * arguments and unknown tools are answered.
  */
 import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { describe, expect, it } from "vitest";
-import type { Review } from "../src/schemas/review.ts";
 import {
   callTool,
   client,

@@ -5,9 +5,9 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createApp } from "@riverbend/server/app.ts";
+import { SessionTokens } from "@riverbend/server/mcp/session-tokens.ts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../sidecar/src/app.ts";
-import { SessionTokens } from "../sidecar/src/mcp/session-tokens.ts";
 import { listen } from "./support/http.ts";
 import {
   logger,

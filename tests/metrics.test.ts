@@ -7,13 +7,13 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import { createMetrics } from "@riverbend/server/metrics/metrics.ts";
+import { createSidecarServer } from "@riverbend/server/server.ts";
+import { createHub } from "@riverbend/server/websub-hub/create-hub.ts";
+import { parseConfig } from "@riverbend/shared/config/parse-config.ts";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
-import { createHub } from "../sidecar/src/hub/create-hub.ts";
-import { createMetrics } from "../sidecar/src/metrics/metrics.ts";
-import { createSidecarServer } from "../sidecar/src/server.ts";
-import { parseConfig } from "../src/config/parse-config.ts";
 import { listen } from "./support/http.ts";
 import { HttpsSubscriber, makeTestCertificates } from "./support/https-subscriber.ts";
 import { initializeRaw, MCP_HEADERS } from "./support/mcp-rpc.ts";

@@ -6,11 +6,11 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createConfig, lintFromString, type NormalizedProblem } from "@redocly/openapi-core";
+import { ReviewSchema } from "@riverbend/shared/schemas/review.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { ReviewSchema } from "../src/schemas/review.ts";
 
 const dist = inject("sampleDist");
 const openapiFile = path.join(dist, "openapi.json");

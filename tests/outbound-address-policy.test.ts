@@ -3,10 +3,11 @@
  * IPv6 forms that carry an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4, Teredo) judged
  * by that address or refused outright. Property tests over random addresses of every range.
  */
+
+import { AddressPolicy } from "@riverbend/server/websub-hub/outbound/address-policy.ts";
 import fc from "fast-check";
 import ipaddr from "ipaddr.js";
 import { describe, expect, it } from "vitest";
-import { AddressPolicy } from "../sidecar/src/hub/outbound/address-policy.ts";
 import { runs } from "./support/properties-arbitraries.ts";
 
 const strict = new AddressPolicy([]);

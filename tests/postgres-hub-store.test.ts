@@ -4,12 +4,13 @@
  * replicas racing on one database. Needs the test
  * server (TEST_DATABASE_URL); the hub's other behaviour runs on it in the vitest project hub-postgres.
  */
+
+import { POSTGRES_MIGRATIONS } from "@riverbend/server/database/migrations.ts";
+import { Postgres } from "@riverbend/server/database/postgres.ts";
+import { PostgresHubStore } from "@riverbend/server/websub-hub/store/postgres-store.ts";
 import pg from "pg";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { POSTGRES_MIGRATIONS } from "../sidecar/src/database/migrations.ts";
-import { Postgres } from "../sidecar/src/database/postgres.ts";
-import { PostgresHubStore } from "../sidecar/src/hub/store/postgres-store.ts";
 import { databaseUrlFor, dropSchema, hasDatabase } from "./support/test-database.ts";
 
 const KEY = `postgres-hub-store-${process.pid}`;

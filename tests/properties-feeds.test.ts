@@ -4,15 +4,15 @@
  * each block pin bugs these properties found (now fixed).
  */
 import { readFileSync } from "node:fs";
+import { BusinessSchema } from "@riverbend/shared/schemas/business.ts";
+import { compareNewestFirst, type Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import { JsonFeedSchema } from "@riverbend/shared/schemas/json-feed.ts";
+import { type Review, ReviewSchema } from "@riverbend/shared/schemas/review.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildAtomFeed } from "../src/feeds/atom/build.ts";
 import { buildJsonFeed } from "../src/feeds/json-feed/build.ts";
-import { BusinessSchema } from "../src/schemas/business.ts";
-import { compareNewestFirst, type Dataset } from "../src/schemas/dataset.ts";
-import { JsonFeedSchema } from "../src/schemas/json-feed.ts";
-import { type Review, ReviewSchema } from "../src/schemas/review.ts";
-import { siteUrls } from "../src/web/urls.ts";
 import { validateAtom } from "./support/feed-validators-atom.ts";
 import { validateJsonFeed } from "./support/feed-validators-json-feed.ts";
 import { isoDate, runs, text } from "./support/properties-arbitraries.ts";

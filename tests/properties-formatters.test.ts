@@ -5,11 +5,12 @@
  *
  * The regression test at the end of the dates block pins a bug these properties found (now fixed).
  */
+
+import { formatPath } from "@riverbend/shared/schemas/format-issue.ts";
+import { httpDate, localMidnight, rfc3339 } from "@riverbend/shared/web/time.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatPath } from "../src/schemas/format-issue.ts";
 import { escapeHtml, paragraphs, textToHtml } from "../src/site/html.ts";
-import { httpDate, localMidnight, rfc3339 } from "../src/web/time.ts";
 import { isoDate, runs, textUnit } from "./support/properties-arbitraries.ts";
 
 const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&amp;": "&" };

@@ -1,17 +1,17 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createApp } from "@riverbend/server/app.ts";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import { hasText, type Review } from "@riverbend/shared/schemas/review.ts";
+import { PAGE_SIZE, pageWindow } from "@riverbend/shared/web/pagination.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createApp } from "../sidecar/src/app.ts";
-import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
 import { writeBrowserPages, writePermalinkPages } from "../src/build/review-pages.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
 import { compileTopics, matchTopics } from "../src/insights/topics/match-topics.ts";
-import type { Business } from "../src/schemas/business.ts";
-import { hasText, type Review } from "../src/schemas/review.ts";
-import { PAGE_SIZE, pageWindow } from "../src/web/pagination.ts";
-import { siteUrls } from "../src/web/urls.ts";
 import { listen } from "./support/http.ts";
 import { analyzer } from "./support/insights-analysis-fixture.ts";
 

@@ -6,9 +6,10 @@
  *
  * The last block plants defects in copies of real reviews to prove each text rule can fail.
  */
+
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../src/data/load-dataset.ts";
-import type { Review } from "../src/schemas/review.ts";
 import {
   customerTexts,
   findRepeatedSentences,

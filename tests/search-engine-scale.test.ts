@@ -4,16 +4,16 @@
  * random filter combinations give the same totals and pages as a plain filter, sort and slice.
  */
 import { readFileSync } from "node:fs";
+import { BusinessSchema } from "@riverbend/shared/schemas/business.ts";
+import { compareNewestFirst } from "@riverbend/shared/schemas/dataset.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import type { SearchSort } from "@riverbend/shared/schemas/search.ts";
+import { foldText } from "@riverbend/shared/search/fold.ts";
+import { buildSearchIndex } from "@riverbend/shared/search/search-index.ts";
+import { searchReviews } from "@riverbend/shared/search/search-reviews.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { aggregateRating } from "../src/reviews-document/aggregate.ts";
-import { BusinessSchema } from "../src/schemas/business.ts";
-import { compareNewestFirst } from "../src/schemas/dataset.ts";
-import type { Review } from "../src/schemas/review.ts";
-import type { SearchSort } from "../src/schemas/search.ts";
-import { foldText } from "../src/search/fold.ts";
-import { buildSearchIndex } from "../src/search/search-index.ts";
-import { searchReviews } from "../src/search/search-reviews.ts";
 import { generateReviews } from "../src/synth/generate.ts";
 import { SEED } from "./support/api-server.ts";
 

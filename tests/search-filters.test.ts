@@ -1,11 +1,12 @@
 /**
- * The filters of searchReviews (src/search/) on tests/fixtures/data-search, and that the fixture
+ * The filters of searchReviews (packages/shared/src/search/) on tests/fixtures/data-search, and that the fixture
  * holds what the search tests rely on: accented and mixed-case words, both "Chris M." and
  * "Chris A.", several reviews on one date, every rating, an owner reply and an author name that
  * must not be searched.
  */
+
+import { parseSearchParams } from "@riverbend/shared/search/search-reviews.ts";
 import { describe, expect, it } from "vitest";
-import { parseSearchParams } from "../src/search/search-reviews.ts";
 import { dataset, fromQuery, ids, issuesOf, REVIEWS, search } from "./support/search-fixture.ts";
 import { type NaiveParams, naiveIds } from "./support/search-reference.ts";
 

@@ -2,9 +2,10 @@
  * The sort orders of searchReviews, with their tie-breaks, and paging through them with cursors:
  * every page in turn, and cursors that belong to another query or another version of the data.
  */
+
+import { buildSearchIndex } from "@riverbend/shared/search/search-index.ts";
 import { describe, expect, it } from "vitest";
 import { buildReviewsDocument } from "../src/reviews-document/reviews-document.ts";
-import { buildSearchIndex } from "../src/search/search-index.ts";
 import {
   dataset,
   fromQuery,

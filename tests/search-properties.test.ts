@@ -3,11 +3,12 @@
  * (tests/support/search-reference.ts), and the HTTP decoder is fed random invalid query strings.
  * Runs are reproducible: see FC_SEED in tests/support/search-arbitraries.ts.
  */
+
+import { SearchResponseSchema } from "@riverbend/shared/schemas/search.ts";
+import { InvalidRequestError } from "@riverbend/shared/search/errors.ts";
+import { searchReviews } from "@riverbend/shared/search/search-reviews.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SearchResponseSchema } from "../src/schemas/search.ts";
-import { InvalidRequestError } from "../src/search/errors.ts";
-import { searchReviews } from "../src/search/search-reviews.ts";
 import { dateArb, runs, validParamsArb } from "./support/search-arbitraries.ts";
 import { fromQuery, ids, index, SORTS, walk } from "./support/search-fixture.ts";
 import { naiveIds, toQueryString } from "./support/search-reference.ts";

@@ -2,11 +2,12 @@
  * The search and since bodies as sent (the page's stored review bytes joined per response) are the
  * JSON of the response objects the MCP tools return, byte for byte, for full, partial and empty pages.
  */
+
+import { searchFromQuery, sinceFromQuery } from "@riverbend/shared/search/read-queries.ts";
+import { searchBody, sinceBody } from "@riverbend/shared/search/response-body.ts";
+import { reviewsSince, runSince } from "@riverbend/shared/search/reviews-since.ts";
+import { runSearch, searchResponse } from "@riverbend/shared/search/search-reviews.ts";
 import { describe, expect, it } from "vitest";
-import { searchFromQuery, sinceFromQuery } from "../src/search/read-queries.ts";
-import { searchBody, sinceBody } from "../src/search/response-body.ts";
-import { reviewsSince, runSince } from "../src/search/reviews-since.ts";
-import { runSearch, searchResponse } from "../src/search/search-reviews.ts";
 import { index } from "./support/search-fixture.ts";
 
 const text = (body: { chunks: Buffer[]; length: number }) => {

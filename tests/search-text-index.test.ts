@@ -5,15 +5,15 @@
  * alone and with another filter.
  */
 import { readFileSync } from "node:fs";
+import { BusinessSchema } from "@riverbend/shared/schemas/business.ts";
+import { compareNewestFirst } from "@riverbend/shared/schemas/dataset.ts";
+import { foldText } from "@riverbend/shared/search/fold.ts";
+import { forEachMatch, matchFilters } from "@riverbend/shared/search/match.ts";
+import { buildSearchIndex } from "@riverbend/shared/search/search-index.ts";
+import { foldedReviewText } from "@riverbend/shared/search/write-index.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { aggregateRating } from "../src/reviews-document/aggregate.ts";
-import { BusinessSchema } from "../src/schemas/business.ts";
-import { compareNewestFirst } from "../src/schemas/dataset.ts";
-import { foldText } from "../src/search/fold.ts";
-import { forEachMatch, matchFilters } from "../src/search/match.ts";
-import { buildSearchIndex } from "../src/search/search-index.ts";
-import { foldedReviewText } from "../src/search/write-index.ts";
 import { generateReviews } from "../src/synth/generate.ts";
 import { SEED } from "./support/api-server.ts";
 

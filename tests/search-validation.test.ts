@@ -2,9 +2,10 @@
  * Parameter validation of searchReviews and its query-string decoder, which must report every
  * problem at once, and reviewsSince.
  */
+
+import { SinceResponseSchema } from "@riverbend/shared/schemas/search.ts";
+import { reviewsSince } from "@riverbend/shared/search/reviews-since.ts";
 import { describe, expect, it } from "vitest";
-import { SinceResponseSchema } from "../src/schemas/search.ts";
-import { reviewsSince } from "../src/search/reviews-since.ts";
 import { fromQuery, ids, index, issuesOf, search } from "./support/search-fixture.ts";
 import { naiveIds } from "./support/search-reference.ts";
 

@@ -3,10 +3,10 @@
  * hub's path is routed exactly as its body is handled (8), on real servers on loopback ports.
  */
 import { connect, type Socket } from "node:net";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import { createSidecarServer } from "@riverbend/server/server.ts";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
-import { createSidecarServer } from "../sidecar/src/server.ts";
 import { listen, sendRaw } from "./support/http.ts";
 import { HttpsSubscriber } from "./support/https-subscriber.ts";
 import { type HubEnv, startHubEnv, TOPICS } from "./support/hub-env.ts";

@@ -3,8 +3,9 @@
  * loopback port: the tool-result cache (1), bounded error answers (3), deep nesting (5), exact
  * routing of /mcp for chunked bodies (8) and invalid request params (10).
  */
+
+import { MAX_CACHED_ARGUMENTS, toolResults } from "@riverbend/server/mcp/server.ts";
 import { describe, expect, it } from "vitest";
-import { MAX_CACHED_ARGUMENTS, toolResults } from "../sidecar/src/mcp/server.ts";
 import { sendRaw } from "./support/http.ts";
 import { client, server, setupInProcessMcp, store } from "./support/mcp-inprocess.ts";
 import { MODERN_META, postModern } from "./support/mcp-modern.ts";

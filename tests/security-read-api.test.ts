@@ -3,13 +3,14 @@
  * port: error answers that amplify (3), the per-client rate limit (3), the CORS preflight of a
  * document for a conditional GET (10), and the configuration of these limits.
  */
+
+import { createApp } from "@riverbend/server/app.ts";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import { ConfigError, parseConfig } from "@riverbend/shared/config/parse-config.ts";
+import { ErrorResponseSchema, MAX_LISTED_ISSUES } from "@riverbend/shared/schemas/errors.ts";
+import { decodeQuery, MAX_QUERY_PARAMETERS } from "@riverbend/shared/search/query-string.ts";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createApp } from "../sidecar/src/app.ts";
-import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
-import { ConfigError, parseConfig } from "../src/config/parse-config.ts";
-import { ErrorResponseSchema, MAX_LISTED_ISSUES } from "../src/schemas/errors.ts";
-import { decodeQuery, MAX_QUERY_PARAMETERS } from "../src/search/query-string.ts";
 import { listen } from "./support/http.ts";
 
 const SITE = "https://reviews.test";

@@ -2,14 +2,15 @@
  * Issue 20's findings on MCP session revocation (9), and on credentials in logs and their
  * comparison (4): the attacks scaled down to test size.
  */
+
+import { createApp } from "@riverbend/server/app.ts";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import { sameSecret } from "@riverbend/server/http/same-secret.ts";
+import { createLogger } from "@riverbend/server/logging/create-logger.ts";
+import { RevokedIds } from "@riverbend/server/mcp/revoked-ids.ts";
+import { SessionTokens } from "@riverbend/server/mcp/session-tokens.ts";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createApp } from "../sidecar/src/app.ts";
-import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
-import { sameSecret } from "../sidecar/src/http/same-secret.ts";
-import { createLogger } from "../sidecar/src/logging/create-logger.ts";
-import { RevokedIds } from "../sidecar/src/mcp/revoked-ids.ts";
-import { SessionTokens } from "../sidecar/src/mcp/session-tokens.ts";
 import { listen } from "./support/http.ts";
 
 const SECRET = "sessions-test-secret-0123456789abcdef";

@@ -1,9 +1,9 @@
 import { gunzipSync } from "node:zlib";
+import { createApp } from "@riverbend/server/app.ts";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import type { Bundle } from "@riverbend/server/bundle/load-bundle.ts";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createApp } from "../sidecar/src/app.ts";
-import { BundleStore } from "../sidecar/src/bundle/bundle-store.ts";
-import type { Bundle } from "../sidecar/src/bundle/load-bundle.ts";
 import { listen } from "./support/http.ts";
 
 const SITE = "https://reviews.test";

@@ -5,6 +5,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeReviewCards } from "../src/build/review-cards.ts";
 import { loadDataset } from "../src/data/load-dataset.ts";
@@ -16,7 +17,6 @@ import { homeCardSvg, permalinkCardSvg, wrapText } from "../src/site/og/card-svg
 import { OWN_CARDS, ogPermalinkImage } from "../src/site/og/paths.ts";
 import { renderPng } from "../src/site/og/render-png.ts";
 import { socialCards } from "../src/site/og/write-cards.ts";
-import { siteUrls } from "../src/web/urls.ts";
 
 const dataset = loadDataset("data");
 const aggregate = aggregateRating(dataset.reviews);

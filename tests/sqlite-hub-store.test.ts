@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { MIGRATIONS } from "@riverbend/server/websub-hub/store/migrations.ts";
+import { SqliteHubStore } from "@riverbend/server/websub-hub/store/sqlite-store.ts";
 import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS } from "../sidecar/src/hub/store/migrations.ts";
-import { SqliteHubStore } from "../sidecar/src/hub/store/sqlite-store.ts";
 
 const work = mkdtempSync(path.join(tmpdir(), "sqlite-hub-store-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -3,10 +3,11 @@
  * cannot contain as written is refused with its name and position, everything else passes the
  * character check; per-host limits key on the normalised host without port.
  */
+
+import { callbackHost } from "@riverbend/shared/websub/callback-url.ts";
+import { checkCallback, HubRequestError } from "@riverbend/shared/websub/hub-request.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { callbackHost } from "../src/websub/callback-url.ts";
-import { checkCallback, HubRequestError } from "../src/websub/hub-request.ts";
 import { runs } from "./support/properties-arbitraries.ts";
 
 const URL_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?[]@!$&'()*+,;=";

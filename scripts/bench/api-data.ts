@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
-import { MANIFEST_FILE } from "../../src/bundle/manifest.ts";
+import { MANIFEST_FILE } from "@riverbend/shared/bundle/manifest.ts";
 import { runScript } from "./api-process.ts";
 
 export const SITE_URL = "https://reviews.example.com";

@@ -60,7 +60,7 @@ const sidecarEnv = (work: string, distDir: string): Record<string, string> => ({
   STATE_DIR: path.join(work, "api-state"),
 });
 const startSidecar = (bench: Bench, distDir: string) =>
-  startServer("sidecar", "sidecar/src/main.ts", [], sidecarEnv(bench.work, distDir), 60_000, bench.nodeArgs);
+  startServer("sidecar", "packages/server/src/main.ts", [], sidecarEnv(bench.work, distDir), 60_000, bench.nodeArgs);
 
 /** Responses must be exactly the expected status: anything else makes the numbers meaningless. */
 function expectOnly(problems: string[], result: LoadResult, status: string) {

@@ -31,7 +31,7 @@ const sidecar = floor
   ? await startServer(values.load as string, `scripts/bench/${floor}`, [body], {}, 60_000, profiling)
   : await startServer(
       "sidecar",
-      "sidecar/src/main.ts",
+      "packages/server/src/main.ts",
       [],
       {
         PORT: "0",

@@ -22,7 +22,7 @@ export function writeBaselineProject(dir: string, dataDir: string): void {
     [
       `import { readFileSync } from "node:fs";`,
       `import { z } from "zod";`,
-      `import { ReviewSchema } from "${path.resolve("src/schemas/review.ts")}";`,
+      `import { ReviewSchema } from "${path.resolve("packages/shared/src/schemas/review.ts")}";`,
       `export const reviews = z.array(ReviewSchema).parse(JSON.parse(readFileSync(process.cwd() + "/reviews.json", "utf8")));`,
     ].join("\n"),
   );

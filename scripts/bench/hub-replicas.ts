@@ -166,7 +166,7 @@ async function runOnce(
     // One at a time: the first applies the migrations, the others find them applied.
     const sidecars: Child[] = [];
     for (let i = 0; i < replicas; i++) {
-      const sidecar = await startChild(`sidecar ${i + 1}`, "sidecar/src/main.ts", [], env);
+      const sidecar = await startChild(`sidecar ${i + 1}`, "packages/server/src/main.ts", [], env);
       sidecars.push(sidecar);
       children.push(sidecar);
     }

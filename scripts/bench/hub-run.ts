@@ -134,7 +134,7 @@ export async function runOnce(
     };
     const sidecar = await startChild(
       "sidecar",
-      "sidecar/src/main.ts",
+      "packages/server/src/main.ts",
       [],
       {
         PORT: "0",

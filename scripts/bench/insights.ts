@@ -2,13 +2,13 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
+import { BusinessSchema } from "@riverbend/shared/schemas/business.ts";
+import { compareNewestFirst, type Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import { siteUrls } from "@riverbend/shared/web/urls.ts";
 import { loadDataset } from "../../src/data/load-dataset.ts";
 import { computeInsights } from "../../src/insights/step/compute-insights.ts";
-import { BusinessSchema } from "../../src/schemas/business.ts";
-import { compareNewestFirst, type Dataset } from "../../src/schemas/dataset.ts";
-import type { Review } from "../../src/schemas/review.ts";
 import { generateReviews } from "../../src/synth/generate.ts";
-import { siteUrls } from "../../src/web/urls.ts";
 
 /** One run of the insights step in a process of its own (a build is one process too). */
 interface StepRun {

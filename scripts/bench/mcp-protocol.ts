@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { MCP_CURRENT_REVISION } from "../../src/mcp-catalog/protocol.ts";
+import { MCP_CURRENT_REVISION } from "@riverbend/shared/mcp-catalog/protocol.ts";
 import { queryString } from "./shared-filters.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { MANIFEST_FILE } from "../../src/bundle/manifest.ts";
+import { MANIFEST_FILE } from "@riverbend/shared/bundle/manifest.ts";
 
 /**
  * bench:mcp's sidecar: the synthetic data set and its build, the sidecar in a child process (with the
@@ -50,20 +50,24 @@ export interface Sidecar {
 export function startSidecar(): Promise<Sidecar> {
   // The memory probe answers SIGUSR2 with the heap retained after a forced full collection.
   const probe = path.resolve("scripts/bench/memory-probe.ts");
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", "--import", probe, "sidecar/src/main.ts"], {
-    env: {
-      ...process.env,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      DIST_DIR: dist,
-      SITE_URL,
-      LOG_LEVEL: "info",
-      READ_RATE_LIMIT_PER_MINUTE: "0",
-      MCP_SESSION_SECRET: "bench-mcp-fixed-secret-0123456789abcdef",
-      MCP_RATE_LIMIT_PER_MINUTE: "1000000000",
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", "--import", probe, "packages/server/src/main.ts"],
+    {
+      env: {
+        ...process.env,
+        HOST: "127.0.0.1",
+        PORT: "0",
+        DIST_DIR: dist,
+        SITE_URL,
+        LOG_LEVEL: "info",
+        READ_RATE_LIMIT_PER_MINUTE: "0",
+        MCP_SESSION_SECRET: "bench-mcp-fixed-secret-0123456789abcdef",
+        MCP_RATE_LIMIT_PER_MINUTE: "1000000000",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   const liveWaiters: ((heap: number) => void)[] = [];
   let bytes = 0;
   let head = "";

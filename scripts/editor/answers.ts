@@ -1,10 +1,10 @@
+import { REVIEW_SOURCES, VerificationMethodSchema } from "@riverbend/shared/schemas/review.ts";
 import type { CatalogueEntry } from "../../src/data/catalogue-match.ts";
 import { resolveReference } from "../../src/data/editor/compose-review.ts";
 import { displayName } from "../../src/data/editor/display-name.ts";
 import { parseRating } from "../../src/data/import/candidate.ts";
 import { splitList } from "../../src/data/import/csv-table.ts";
 import { parseLocalDate } from "../../src/data/import/dates.ts";
-import { REVIEW_SOURCES, VerificationMethodSchema } from "../../src/schemas/review.ts";
 
 /** Answer parsers shared by flags and prompts: each returns the value or an error to show. */
 export type Parsed<T> = T | { error: string };

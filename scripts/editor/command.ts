@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { ConfigError, parseConfig } from "../../src/config/parse-config.ts";
+import { ConfigError, parseConfig } from "@riverbend/shared/config/parse-config.ts";
 import { loadDataset } from "../../src/data/load-dataset.ts";
 import { DataValidationError } from "../../src/data/problems.ts";
 

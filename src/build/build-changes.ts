@@ -1,4 +1,4 @@
-import type { BuildManifest } from "../schemas/manifest.ts";
+import type { BuildManifest } from "@riverbend/shared/schemas/manifest.ts";
 
 /** What a build changed against the one it replaced, as URL paths. */
 export interface BuildChanges {

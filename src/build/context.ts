@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { InsightsDocument } from "@riverbend/shared/schemas/insights.ts";
+import { type SiteUrls, siteUrls } from "@riverbend/shared/web/urls.ts";
 import type { TopicListing } from "../insights/topics/rank-topics.ts";
-import type { Dataset } from "../schemas/dataset.ts";
-import type { InsightsDocument } from "../schemas/insights.ts";
-import { type SiteUrls, siteUrls } from "../web/urls.ts";
 
 /** Everything the prerendered pages need: the validated data, the insights derived from it, the public URLs. */
 export interface BuildContext {

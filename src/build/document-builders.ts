@@ -1,3 +1,5 @@
+import { TOOLS } from "@riverbend/shared/mcp-catalog/tool-catalog.ts";
+import type { EndpointPath } from "@riverbend/shared/registry/documents.ts";
 import { buildApiCatalog } from "../discovery/documents/api-catalog.ts";
 import { buildLlmsTxt } from "../discovery/documents/llms-txt.ts";
 import { buildRobotsTxt } from "../discovery/documents/robots-txt.ts";
@@ -5,9 +7,7 @@ import { buildServerCard } from "../discovery/documents/server-card.ts";
 import { buildAtomFeed } from "../feeds/atom/build.ts";
 import { buildJsonFeed } from "../feeds/json-feed/build.ts";
 import { serializeInsights } from "../insights/serialize.ts";
-import { TOOLS } from "../mcp-catalog/tool-catalog.ts";
 import { buildOpenApiDocument } from "../openapi/document.ts";
-import type { EndpointPath } from "../registry/documents.ts";
 import { aggregateRating } from "../reviews-document/aggregate.ts";
 import { buildReviewsDocument } from "../reviews-document/reviews-document.ts";
 import { badgeSvg } from "../site/badge/badge-svg.ts";

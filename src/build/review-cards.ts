@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { FileDigest } from "../bundle/manifest.ts";
-import type { Dataset } from "../schemas/dataset.ts";
+import type { FileDigest } from "@riverbend/shared/bundle/manifest.ts";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
 import { cardCache } from "../site/og/card-cache.ts";
 import { permalinkCardSvg } from "../site/og/card-svg.ts";
 import { OWN_CARDS, ogPermalinkImage } from "../site/og/paths.ts";

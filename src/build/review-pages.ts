@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, writeSync, writevSync } from "node:fs";
 import path from "node:path";
-import type { FileDigest } from "../bundle/manifest.ts";
-import type { Dataset } from "../schemas/dataset.ts";
+import type { FileDigest } from "@riverbend/shared/bundle/manifest.ts";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { browserSite } from "../site/browser/listing-page.ts";
 import { allListings, listingPath, type TopicListing } from "../site/browser/listings.ts";
 import { permalinkPage } from "../site/browser/permalink-page.ts";
 import { removedPage } from "../site/browser/removed-page.ts";
-import type { SiteUrls } from "../web/urls.ts";
 
 /*
  * The review browser and the permalink pages are written by the build, outside Astro's router:

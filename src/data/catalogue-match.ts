@@ -1,4 +1,4 @@
-import { editDistance } from "../schemas/format-issue.ts";
+import { editDistance } from "@riverbend/shared/schemas/format-issue.ts";
 
 /** A catalogue entry of business.json: a technician, service or service area. */
 export interface CatalogueEntry {

@@ -1,5 +1,5 @@
-import type { Business } from "../schemas/business.ts";
-import type { Review } from "../schemas/review.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { type CatalogueEntry, matchCatalogue } from "./catalogue-match.ts";
 import type { DataProblem } from "./problems.ts";
 

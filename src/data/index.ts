@@ -1,3 +1,3 @@
-export * from "../schemas/dataset.ts";
+export * from "@riverbend/shared/schemas/dataset.ts";
 export { loadDataset, todayIn } from "./load-dataset.ts";
 export * from "./problems.ts";

@@ -1,9 +1,9 @@
+import { type Business, BusinessSchema } from "@riverbend/shared/schemas/business.ts";
+import { compareNewestFirst, type Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import { describeIssues } from "@riverbend/shared/schemas/format-issue.ts";
+import { type RemovedReview, RemovedReviewSchema } from "@riverbend/shared/schemas/removed-review.ts";
+import { type Review, ReviewSchema } from "@riverbend/shared/schemas/review.ts";
 import type { z } from "zod";
-import { type Business, BusinessSchema } from "../schemas/business.ts";
-import { compareNewestFirst, type Dataset } from "../schemas/dataset.ts";
-import { describeIssues } from "../schemas/format-issue.ts";
-import { type RemovedReview, RemovedReviewSchema } from "../schemas/removed-review.ts";
-import { type Review, ReviewSchema } from "../schemas/review.ts";
 import { checkBusiness, checkReview, type ReviewContext, rawReferences, reviewContext } from "./check-references.ts";
 import { sourceHint, technicianIdsToNames } from "./normalise-review.ts";
 import { type DataProblem, DataValidationError } from "./problems.ts";

@@ -1,6 +1,6 @@
-import type { Business } from "../schemas/business.ts";
-import { closest } from "../schemas/format-issue.ts";
-import { REVIEW_SOURCES } from "../schemas/review.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import { closest } from "@riverbend/shared/schemas/format-issue.ts";
+import { REVIEW_SOURCES } from "@riverbend/shared/schemas/review.ts";
 import type { DataProblem } from "./problems.ts";
 
 /**

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { FileDigest } from "../bundle/manifest.ts";
-import { type Dataset, latestChange, reviewLastChanged } from "../schemas/dataset.ts";
-import type { BuildManifest } from "../schemas/manifest.ts";
-import type { RemovedReview } from "../schemas/removed-review.ts";
-import type { SiteUrls } from "../web/urls.ts";
+import type { FileDigest } from "@riverbend/shared/bundle/manifest.ts";
+import { type Dataset, latestChange, reviewLastChanged } from "@riverbend/shared/schemas/dataset.ts";
+import type { BuildManifest } from "@riverbend/shared/schemas/manifest.ts";
+import type { RemovedReview } from "@riverbend/shared/schemas/removed-review.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { headerRules } from "./cdn/header-rules.ts";
 import { HEADERS_FILE, renderHeadersFile } from "./cdn/headers-file.ts";
 import { NGINX_REMOVED_FILE, removedHeaderRules, renderNginxRemoved } from "./cdn/removed-rules.ts";

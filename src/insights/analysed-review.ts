@@ -1,5 +1,5 @@
-import type { AspectId, ClausePolarity, ReviewAnalysis } from "../schemas/analysis.ts";
-import type { TextReview as Review } from "../schemas/review.ts";
+import type { AspectId, ClausePolarity, ReviewAnalysis } from "@riverbend/shared/schemas/analysis.ts";
+import type { TextReview as Review } from "@riverbend/shared/schemas/review.ts";
 import { decode, type Encoded, encode } from "./cache/codec.ts";
 
 /** A candidate topic phrase in one review, with the judgement of the clause it stands in. */

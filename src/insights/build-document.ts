@@ -1,5 +1,5 @@
-import type { Business } from "../schemas/business.ts";
-import type { InsightsDocument } from "../schemas/insights.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import type { InsightsDocument } from "@riverbend/shared/schemas/insights.ts";
 import type { AnalysedReview } from "./analysed-review.ts";
 import { buildAspects } from "./aspects/build-aspects.ts";
 import type { Permalink } from "./aspects/evidence.ts";

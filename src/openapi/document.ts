@@ -1,6 +1,6 @@
-import { PUBLISHED_DOCUMENTS } from "../registry/documents.ts";
-import { SearchParamsSchema } from "../schemas/search.ts";
-import type { SiteUrls } from "../web/urls.ts";
+import { PUBLISHED_DOCUMENTS } from "@riverbend/shared/registry/documents.ts";
+import { SearchParamsSchema } from "@riverbend/shared/schemas/search.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { componentSchemas, ref } from "./components.ts";
 
 const json = (schema: object, description: string, type = "application/json") => ({

@@ -1,5 +1,5 @@
-import type { Review } from "../schemas/review.ts";
-import type { AggregateRating, RatingDistribution } from "../schemas/reviews-document.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import type { AggregateRating, RatingDistribution } from "@riverbend/shared/schemas/reviews-document.ts";
 
 export function round2(value: number): number {
   return Math.round(value * 100) / 100;

@@ -1,5 +1,5 @@
-import type { Dataset } from "../schemas/dataset.ts";
-import type { ReviewsDocument } from "../schemas/reviews-document.ts";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { ReviewsDocument } from "@riverbend/shared/schemas/reviews-document.ts";
 import { aggregateRating } from "./aggregate.ts";
 
 /** The whole dataset as published at /reviews.json; reviews are already newest first. */

@@ -1,5 +1,5 @@
-import type { Business } from "../schemas/business.ts";
-import type { Review } from "../schemas/review.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { pick, seededRandom } from "./random.ts";
 
 // Synthetic reviews exist only for benchmarks and scale tests, so they are assembled from parts;

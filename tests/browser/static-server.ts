@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
-import { contentTypeFor } from "../../src/bundle/content-types.ts";
+import { contentTypeFor } from "@riverbend/shared/bundle/content-types.ts";
 
 /**
  * A plain static file server of a dist/ folder, as a CDN-only deployment would be: files and

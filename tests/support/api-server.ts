@@ -2,12 +2,13 @@
  * The sidecar's read API over HTTP (an ephemeral loopback port) on the shared build of the sample
  * data, and the checks the api-*.test.ts files share. Property runs use FC_SEED (default below).
  */
+
+import { createApp } from "@riverbend/server/app.ts";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import { ErrorResponseSchema } from "@riverbend/shared/schemas/errors.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, inject } from "vitest";
-import { createApp } from "../../sidecar/src/app.ts";
-import { BundleStore } from "../../sidecar/src/bundle/bundle-store.ts";
-import { ErrorResponseSchema } from "../../src/schemas/errors.ts";
-import type { Review } from "../../src/schemas/review.ts";
 import { listen } from "./http.ts";
 import { ROOT } from "./run-build.ts";
 

@@ -2,7 +2,7 @@
  * What the feed tests (tests/feeds-*.test.ts) check on every item: which review it
  * is about, and that its content_html escapes the review text.
  */
-import type { Review } from "../../src/schemas/review.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { paragraphs } from "../../src/site/html.ts";
 
 /** The review id at the end of an entry id (tag:host,year:review:<id>). */

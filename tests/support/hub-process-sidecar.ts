@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { type SidecarProcess, startSidecarProcess, stopSidecars } from "./sidecar-process.ts";
 
 /**
- * A real sidecar process (`sidecar/src/main.ts`) with the hub, on an OS-assigned loopback port:
+ * A real sidecar process (`packages/server/src/main.ts`) with the hub, on an OS-assigned loopback port:
  * `kill9()` is a crash (no shutdown code runs), `stop()` is graceful (deliveries in flight finish,
  * the database closes).
  */

@@ -4,8 +4,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { AspectPolarity } from "@riverbend/shared/schemas/analysis.ts";
 import { createAnalyzer, loadLexicon } from "../../src/insights/analysis/analyze-review.ts";
-import type { AspectPolarity } from "../../src/schemas/analysis.ts";
 
 export const loaded = loadLexicon();
 export const analyzer = createAnalyzer(loaded.lexicon);

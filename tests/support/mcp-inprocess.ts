@@ -7,15 +7,15 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { createApp } from "@riverbend/server/app.ts";
+import { BundleStore } from "@riverbend/server/bundle/bundle-store.ts";
+import { SessionTokens } from "@riverbend/server/mcp/session-tokens.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import type { ReviewsDocument } from "@riverbend/shared/schemas/reviews-document.ts";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, inject } from "vitest";
-import { createApp } from "../../sidecar/src/app.ts";
-import { BundleStore } from "../../sidecar/src/bundle/bundle-store.ts";
-import { SessionTokens } from "../../sidecar/src/mcp/session-tokens.ts";
-import type { Review } from "../../src/schemas/review.ts";
-import type { ReviewsDocument } from "../../src/schemas/reviews-document.ts";
 import { listen } from "./http.ts";
 
 export const SITE = "https://reviews.test";

@@ -3,7 +3,7 @@
  * to the 2025 handshake), and raw self-describing requests for what a client library never sends.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { MCP_CURRENT_REVISION } from "../../src/mcp-catalog/protocol.ts";
+import { MCP_CURRENT_REVISION } from "@riverbend/shared/mcp-catalog/protocol.ts";
 import { MCP_HEADERS, type RpcReply } from "./mcp-rpc.ts";
 
 /** A v2 client connected to `${base}/mcp` with the current revision pinned. */

@@ -3,7 +3,7 @@ import { type SidecarProcess, startSidecarProcess, stopSidecars } from "./sideca
 export type { SidecarProcess } from "./sidecar-process.ts";
 
 /**
- * Starts `sidecar/src/main.ts` as a real process on an OS-assigned port and resolves once it prints
+ * Starts `packages/server/src/main.ts` as a real process on an OS-assigned port and resolves once it prints
  * its "listening on" line. Every child is recorded in `registry` before anything can fail, so the
  * caller's afterAll can stop it whatever happens.
  */

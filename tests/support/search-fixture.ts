@@ -1,21 +1,22 @@
 /**
- * The search service in src/search/, in process, on tests/fixtures/data-search: 26 hand-written
+ * The search service in packages/shared/src/search/, in process, on tests/fixtures/data-search: 26 hand-written
  * reviews with accented and mixed-case words (café, Müller, naïve, résumé, one title in decomposed
  * form), both "Chris M." and "Chris A.", several reviews on one date, every rating, an owner reply
  * and an author name that must not be searched.
  *
  * The index and the helpers the search tests share.
  */
+
+import type { ValidationIssue } from "@riverbend/shared/schemas/errors.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import { type SearchResponse, SearchResponseSchema, type SearchSort } from "@riverbend/shared/schemas/search.ts";
+import { InvalidRequestError } from "@riverbend/shared/search/errors.ts";
+import { searchFromQuery } from "@riverbend/shared/search/read-queries.ts";
+import { buildSearchIndex, type SearchIndex } from "@riverbend/shared/search/search-index.ts";
+import { runSearch, searchResponse, searchReviews } from "@riverbend/shared/search/search-reviews.ts";
 import { expect } from "vitest";
 import { loadDataset } from "../../src/data/load-dataset.ts";
 import { buildReviewsDocument } from "../../src/reviews-document/reviews-document.ts";
-import type { ValidationIssue } from "../../src/schemas/errors.ts";
-import type { Review } from "../../src/schemas/review.ts";
-import { type SearchResponse, SearchResponseSchema, type SearchSort } from "../../src/schemas/search.ts";
-import { InvalidRequestError } from "../../src/search/errors.ts";
-import { searchFromQuery } from "../../src/search/read-queries.ts";
-import { buildSearchIndex, type SearchIndex } from "../../src/search/search-index.ts";
-import { runSearch, searchResponse, searchReviews } from "../../src/search/search-reviews.ts";
 
 export const dataset = loadDataset("tests/fixtures/data-search", { today: "2026-11-01" });
 const document = buildReviewsDocument(dataset);

@@ -1,9 +1,9 @@
 /**
- * The naive reference the search tests compare with: written independently of src/search, as
+ * The naive reference the search tests compare with: written independently of packages/shared/src/search, as
  * simply as possible (filter, sort, slice).
  */
-import type { Review } from "../../src/schemas/review.ts";
-import type { SearchSort } from "../../src/schemas/search.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import type { SearchSort } from "@riverbend/shared/schemas/search.ts";
 import { dataset, REVIEWS } from "./search-fixture.ts";
 
 export interface NaiveParams {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { ROOT } from "./run-build.ts";
 
-/** A real sidecar process (`node --import tsx sidecar/src/main.ts`) on an OS-assigned loopback port. */
+/** A real sidecar process (`node --import tsx packages/server/src/main.ts`) on an OS-assigned loopback port. */
 export interface SidecarProcess {
   /** `http://HOST:PORT` once it listens, HOST being `options.host`. */
   base: string;
@@ -48,7 +48,7 @@ export function startSidecarProcess(options: SidecarOptions = {}): Promise<Sidec
     outputLimit = Number.POSITIVE_INFINITY,
     registry,
   } = options;
-  const child = spawn(process.execPath, ["--import", "tsx", "sidecar/src/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", LOG_LEVEL: "silent", RELOAD_INTERVAL_MS: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],

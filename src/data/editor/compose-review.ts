@@ -1,4 +1,4 @@
-import type { Business } from "../../schemas/business.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
 import { type CatalogueEntry, matchCatalogue } from "../catalogue-match.ts";
 
 /** What an editor or an import gives for one review, before catalogue names are resolved. */

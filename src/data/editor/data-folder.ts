@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Business, BusinessSchema } from "../../schemas/business.ts";
-import { describeIssues } from "../../schemas/format-issue.ts";
+import { type Business, BusinessSchema } from "@riverbend/shared/schemas/business.ts";
+import { describeIssues } from "@riverbend/shared/schemas/format-issue.ts";
 import { type DataProblem, DataValidationError } from "../problems.ts";
 import { displayPath, parseDataText, readJsonFolder, type SourceFile } from "../read-files.ts";
 import { fieldsAt } from "../schema-keys.ts";

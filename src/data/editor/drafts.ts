@@ -1,4 +1,4 @@
-import type { Business } from "../../schemas/business.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
 import { reviewContext } from "../check-references.ts";
 import { checkReviewFile, todayIn } from "../load-dataset.ts";
 import type { DataProblem } from "../problems.ts";

@@ -1,14 +1,14 @@
+import { SERVER_INFO } from "@riverbend/shared/mcp-catalog/listing.ts";
+import { MCP_CURRENT_REVISION, MCP_SESSION_REVISIONS } from "@riverbend/shared/mcp-catalog/protocol.ts";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import { reviewsSince } from "@riverbend/shared/search/reviews-since.ts";
+import { buildSearchIndex } from "@riverbend/shared/search/search-index.ts";
+import { searchReviews } from "@riverbend/shared/search/search-reviews.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { buildAtomFeed } from "../../feeds/atom/build.ts";
 import { buildJsonFeed } from "../../feeds/json-feed/build.ts";
-import { SERVER_INFO } from "../../mcp-catalog/listing.ts";
-import { MCP_CURRENT_REVISION, MCP_SESSION_REVISIONS } from "../../mcp-catalog/protocol.ts";
 import { buildOpenApiDocument } from "../../openapi/document.ts";
 import { buildReviewsDocument } from "../../reviews-document/reviews-document.ts";
-import type { Dataset } from "../../schemas/dataset.ts";
-import { reviewsSince } from "../../search/reviews-since.ts";
-import { buildSearchIndex } from "../../search/search-index.ts";
-import { searchReviews } from "../../search/search-reviews.ts";
-import type { SiteUrls } from "../../web/urls.ts";
 
 /** A request that works against the live service, and what it answers for this build's data. */
 export interface ApiExample {

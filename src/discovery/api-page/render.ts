@@ -1,4 +1,4 @@
-import type { SiteUrls } from "../../web/urls.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import type { ApiExample } from "./examples.ts";
 
 const MAX_LINES = 60;

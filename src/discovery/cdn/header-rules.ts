@@ -1,5 +1,5 @@
-import { EVERY_FILE_HEADERS, fileHeaders } from "../../registry/static-headers.ts";
-import type { SiteUrls } from "../../web/urls.ts";
+import { EVERY_FILE_HEADERS, fileHeaders } from "@riverbend/shared/registry/static-headers.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 
 /** One block of a `_headers` file: a path or a `prefix*` pattern, and the headers it sets. */
 export interface HeaderRule {

@@ -8,5 +8,5 @@ export function renderHeadersFile(rules: readonly HeaderRule[]): string {
   const blocks = rules.map(({ pattern, headers }) =>
     [pattern, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join("\n"),
   );
-  return `# Written by the build from src/registry/static-headers.ts: the headers the sidecar sends.\n${blocks.join("\n\n")}\n`;
+  return `# Written by the build from packages/shared/src/registry/static-headers.ts: the headers the sidecar sends.\n${blocks.join("\n\n")}\n`;
 }

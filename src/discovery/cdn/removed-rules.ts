@@ -1,5 +1,5 @@
-import type { RemovedReview } from "../../schemas/removed-review.ts";
-import type { SiteUrls } from "../../web/urls.ts";
+import type { RemovedReview } from "@riverbend/shared/schemas/removed-review.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import type { HeaderRule } from "./header-rules.ts";
 
 /** The nginx snippet the build writes next to `_headers`; the nginx example includes it. */

@@ -1,5 +1,5 @@
-import { type CatalogRelation, PUBLISHED_DOCUMENTS, TOPIC_PATHS } from "../../registry/documents.ts";
-import type { SiteUrls } from "../../web/urls.ts";
+import { type CatalogRelation, PUBLISHED_DOCUMENTS, TOPIC_PATHS } from "@riverbend/shared/registry/documents.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 
 interface Target {
   href: string;

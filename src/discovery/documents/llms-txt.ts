@@ -1,8 +1,13 @@
-import { MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp-catalog/protocol.ts";
-import { type LlmsSection, PUBLISHED_DOCUMENTS, SERVER_ENDPOINTS, TOPIC_PATHS } from "../../registry/documents.ts";
-import type { Business } from "../../schemas/business.ts";
-import { SearchParamsSchema } from "../../schemas/search.ts";
-import type { SiteUrls } from "../../web/urls.ts";
+import { MCP_REVISION_NOTES, MCP_REVISIONS } from "@riverbend/shared/mcp-catalog/protocol.ts";
+import {
+  type LlmsSection,
+  PUBLISHED_DOCUMENTS,
+  SERVER_ENDPOINTS,
+  TOPIC_PATHS,
+} from "@riverbend/shared/registry/documents.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import { SearchParamsSchema } from "@riverbend/shared/schemas/search.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 
 export interface LlmsTxtInput {
   business: Pick<Business, "name" | "description">;

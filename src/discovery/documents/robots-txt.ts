@@ -1,4 +1,4 @@
-import type { SiteUrls } from "../../web/urls.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 
 /**
  * robots.txt: everything may be crawled. The reviews exist to be found and quoted, by search engines

@@ -1,8 +1,8 @@
-import { promptList, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_LIST } from "../../mcp-catalog/listing.ts";
-import { MCP_CURRENT_REVISION, MCP_REVISION_NOTES, MCP_REVISIONS } from "../../mcp-catalog/protocol.ts";
-import type { SiteUrls } from "../../web/urls.ts";
+import { promptList, SERVER_INFO, SERVER_INSTRUCTIONS, TOOL_LIST } from "@riverbend/shared/mcp-catalog/listing.ts";
+import { MCP_CURRENT_REVISION, MCP_REVISION_NOTES, MCP_REVISIONS } from "@riverbend/shared/mcp-catalog/protocol.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 
-/** What initialize and server/discover announce (see sidecar/src/mcp/server.ts). */
+/** What initialize and server/discover announce (see packages/server/src/mcp/server.ts). */
 export const MCP_CAPABILITIES = {
   tools: { listChanged: false },
   resources: { listChanged: false, subscribe: true },

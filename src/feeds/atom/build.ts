@@ -1,6 +1,6 @@
-import type { Dataset } from "../../schemas/dataset.ts";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { escapeHtml as x } from "../../site/html.ts";
-import type { SiteUrls } from "../../web/urls.ts";
 import { type FeedEntry, feedId, newestEntries } from "../shared/entry.ts";
 
 function entryXml(entry: FeedEntry): string {

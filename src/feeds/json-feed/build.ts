@@ -1,6 +1,6 @@
-import type { Dataset } from "../../schemas/dataset.ts";
-import type { JsonFeed, JsonFeedItem } from "../../schemas/json-feed.ts";
-import type { SiteUrls } from "../../web/urls.ts";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { JsonFeed, JsonFeedItem } from "@riverbend/shared/schemas/json-feed.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { type FeedEntry, newestEntries } from "../shared/entry.ts";
 
 function item(entry: FeedEntry, urls: SiteUrls): JsonFeedItem {

@@ -1,11 +1,11 @@
-import type { Business } from "../../schemas/business.ts";
-import { type Dataset, reviewLastChanged } from "../../schemas/dataset.ts";
-import type { Review } from "../../schemas/review.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import { type Dataset, reviewLastChanged } from "@riverbend/shared/schemas/dataset.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import { rfc3339 } from "@riverbend/shared/web/time.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { escapeHtml, textToHtml } from "../../site/html.ts";
 import { stars } from "../../site/render/review-article.ts";
 import { VERIFICATION_METHODS } from "../../site/verification/methods.ts";
-import { rfc3339 } from "../../web/time.ts";
-import type { SiteUrls } from "../../web/urls.ts";
 
 /** Number of reviews in each feed (the spec's "50 newest"). */
 export const FEED_SIZE = 50;

@@ -4,8 +4,8 @@ import {
   type AspectJudgement,
   type EvidenceSpan,
   type ReviewAnalysis,
-} from "../../schemas/analysis.ts";
-import type { Lexicon } from "../../schemas/lexicon.ts";
+} from "@riverbend/shared/schemas/analysis.ts";
+import type { Lexicon } from "@riverbend/shared/schemas/lexicon.ts";
 import { ClauseClassifier, MODEL_CUE } from "../model/classify.ts";
 import type { ClauseModel } from "../model/clause-model.ts";
 import { loadModel } from "../model/clause-model.ts";

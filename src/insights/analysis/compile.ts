@@ -1,5 +1,5 @@
-import type { AspectId } from "../../schemas/analysis.ts";
-import type { Lexicon, ScorerSettings } from "../../schemas/lexicon.ts";
+import type { AspectId } from "@riverbend/shared/schemas/analysis.ts";
+import type { Lexicon, ScorerSettings } from "@riverbend/shared/schemas/lexicon.ts";
 import { compileScanner, type KeywordScanner } from "./keyword-scanner.ts";
 import { compilePatterns, type PatternIndex } from "./matcher.ts";
 import { requiredKeywords } from "./prefilter.ts";

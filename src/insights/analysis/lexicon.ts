@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { AspectId } from "../../schemas/analysis.ts";
+import type { AspectId } from "@riverbend/shared/schemas/analysis.ts";
 import {
   AspectLexiconSchema,
   IdiomLexiconSchema,
   type Lexicon,
   ScorerSettingsSchema,
   ValenceLexiconSchema,
-} from "../../schemas/lexicon.ts";
+} from "@riverbend/shared/schemas/lexicon.ts";
 
 /** Version of the analysis method (code); the lexicon files carry their own versions and hash. */
 export const METHOD_VERSION = "aspect-model/2.2.0";

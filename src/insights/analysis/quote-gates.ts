@@ -1,4 +1,4 @@
-import type { AspectId, ClausePolarity } from "../../schemas/analysis.ts";
+import type { AspectId, ClausePolarity } from "@riverbend/shared/schemas/analysis.ts";
 import type { Clause } from "./clauses.ts";
 import type { ClauseScore } from "./score-clause.ts";
 import type { Tokens } from "./tokens.ts";

@@ -1,4 +1,4 @@
-import type { AspectId } from "../../schemas/analysis.ts";
+import type { AspectId } from "@riverbend/shared/schemas/analysis.ts";
 import type { Clause } from "./clauses.ts";
 import type { CompiledLexicon } from "./compile.ts";
 import { findHits, type Hit, segmentAt } from "./detect-aspects.ts";

@@ -1,5 +1,5 @@
-import { ASPECT_IDS, type AspectId } from "../../schemas/analysis.ts";
-import type { AspectBreakdown, AspectInsight } from "../../schemas/insights.ts";
+import { ASPECT_IDS, type AspectId } from "@riverbend/shared/schemas/analysis.ts";
+import type { AspectBreakdown, AspectInsight } from "@riverbend/shared/schemas/insights.ts";
 import type { Thresholds } from "../thresholds.ts";
 import { polarityCounts } from "./counts.ts";
 import { type Permalink, selectEvidence } from "./evidence.ts";

@@ -1,4 +1,4 @@
-import type { PolarityCounts } from "../../schemas/insights.ts";
+import type { PolarityCounts } from "@riverbend/shared/schemas/insights.ts";
 import type { Thresholds } from "../thresholds.ts";
 import type { Tally } from "./judgements.ts";
 import { round4, wilsonLowerBound } from "./wilson.ts";

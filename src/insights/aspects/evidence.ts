@@ -1,6 +1,6 @@
-import type { AspectId, AspectPolarity, EvidenceSpan } from "../../schemas/analysis.ts";
-import type { Quote } from "../../schemas/insights.ts";
-import type { TextReview as Review } from "../../schemas/review.ts";
+import type { AspectId, AspectPolarity, EvidenceSpan } from "@riverbend/shared/schemas/analysis.ts";
+import type { Quote } from "@riverbend/shared/schemas/insights.ts";
+import type { TextReview as Review } from "@riverbend/shared/schemas/review.ts";
 import type { AnalysedReview } from "../analysed-review.ts";
 import { LUKEWARM_CUE } from "../analysis/lukewarm.ts";
 import { GATED_CUE_PREFIX } from "../analysis/quote-gates.ts";

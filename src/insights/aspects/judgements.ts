@@ -1,4 +1,4 @@
-import { ASPECT_IDS, type AspectId, type AspectPolarity } from "../../schemas/analysis.ts";
+import { ASPECT_IDS, type AspectId, type AspectPolarity } from "@riverbend/shared/schemas/analysis.ts";
 import type { AnalysedReview } from "../analysed-review.ts";
 
 export const POLARITIES = ["positive", "negative", "neutral", "mixed"] as const;

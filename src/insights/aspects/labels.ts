@@ -1,4 +1,4 @@
-import type { AspectId } from "../../schemas/analysis.ts";
+import type { AspectId } from "@riverbend/shared/schemas/analysis.ts";
 
 /** Display label, the noun used in generated sentences, and what the aspect covers. */
 export const ASPECT_TEXT: Record<AspectId, { label: string; noun: string; description: string }> = {

@@ -1,5 +1,5 @@
-import type { AspectId } from "../../schemas/analysis.ts";
-import type { AspectInsight } from "../../schemas/insights.ts";
+import type { AspectId } from "@riverbend/shared/schemas/analysis.ts";
+import type { AspectInsight } from "@riverbend/shared/schemas/insights.ts";
 import type { Thresholds } from "../thresholds.ts";
 import { sharePositive } from "./counts.ts";
 import { emptyTally, type Judgements, type Tally } from "./judgements.ts";

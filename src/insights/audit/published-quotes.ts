@@ -1,4 +1,4 @@
-import type { InsightsDocument, Quote } from "../../schemas/insights.ts";
+import type { InsightsDocument, Quote } from "@riverbend/shared/schemas/insights.ts";
 
 /** A quote as the document publishes it, with what it is published for. */
 export interface PublishedQuote {

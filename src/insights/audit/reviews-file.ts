@@ -1,7 +1,7 @@
-import { AuditReviewLineSchema } from "../../schemas/analysis.ts";
-import type { Business } from "../../schemas/business.ts";
-import { compareNewestFirst, type Dataset } from "../../schemas/dataset.ts";
-import type { TextReview } from "../../schemas/review.ts";
+import { AuditReviewLineSchema } from "@riverbend/shared/schemas/analysis.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import { compareNewestFirst, type Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { TextReview } from "@riverbend/shared/schemas/review.ts";
 import { LabelledFileError, parseJsonLines } from "../eval/read-labelled.ts";
 
 /** The date of a line that gives none: the order of undated reviews is then their ids'. */

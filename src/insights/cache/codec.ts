@@ -1,4 +1,9 @@
-import { ASPECT_IDS, type AspectId, type ClausePolarity, type ReviewAnalysis } from "../../schemas/analysis.ts";
+import {
+  ASPECT_IDS,
+  type AspectId,
+  type ClausePolarity,
+  type ReviewAnalysis,
+} from "@riverbend/shared/schemas/analysis.ts";
 import type { PhraseMention } from "../analysed-review.ts";
 
 /** Index of a phrase field in the flat phrase array: [lemma, surface, polarity, aspect] repeated. */

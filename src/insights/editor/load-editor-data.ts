@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { DataProblem } from "../../data/problems.ts";
-import type { Business } from "../../schemas/business.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
 import {
   type EditorFaqFile,
   EditorFaqFileSchema,
@@ -11,7 +10,8 @@ import {
   EntityAliasesFileSchema,
   type TopicCatalogue,
   TopicCatalogueSchema,
-} from "../../schemas/insights-data.ts";
+} from "@riverbend/shared/schemas/insights-data.ts";
+import type { DataProblem } from "../../data/problems.ts";
 import { unknownPlaceholders } from "./placeholders.ts";
 import { displayPath, readOptionalJson } from "./read-json.ts";
 

@@ -1,4 +1,4 @@
-import { ASPECT_IDS, type AspectId } from "../../schemas/analysis.ts";
+import { ASPECT_IDS, type AspectId } from "@riverbend/shared/schemas/analysis.ts";
 import type { Figures } from "../faq/check-numbers.ts";
 
 /** `{reviews}`, `{punctuality.positive}`, `{price.share_positive}`: figures editor text refers to. */

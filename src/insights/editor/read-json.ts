@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { describeIssues } from "@riverbend/shared/schemas/format-issue.ts";
 import type { z } from "zod";
 import type { DataProblem } from "../../data/problems.ts";
 import { fieldsAt } from "../../data/schema-keys.ts";
-import { describeIssues } from "../../schemas/format-issue.ts";
 
 /** Path as shown in messages: relative to the working directory when inside it. */
 export function displayPath(file: string): string {

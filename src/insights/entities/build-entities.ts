@@ -1,9 +1,9 @@
+import { ASPECT_IDS } from "@riverbend/shared/schemas/analysis.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import type { AspectBreakdown, EntityInsight, InsightsDocument } from "@riverbend/shared/schemas/insights.ts";
+import type { EntityAliasesFile } from "@riverbend/shared/schemas/insights-data.ts";
+import type { TextReview as Review } from "@riverbend/shared/schemas/review.ts";
 import { ratingDistribution, summarize } from "../../reviews-document/aggregate.ts";
-import { ASPECT_IDS } from "../../schemas/analysis.ts";
-import type { Business } from "../../schemas/business.ts";
-import type { AspectBreakdown, EntityInsight, InsightsDocument } from "../../schemas/insights.ts";
-import type { EntityAliasesFile } from "../../schemas/insights-data.ts";
-import type { TextReview as Review } from "../../schemas/review.ts";
 import { aspectBreakdown } from "../aspects/build-aspects.ts";
 import { polarityCounts } from "../aspects/counts.ts";
 import type { Judgements } from "../aspects/judgements.ts";

@@ -1,5 +1,5 @@
-import type { Business } from "../../schemas/business.ts";
-import type { EntityAliasesFile } from "../../schemas/insights-data.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import type { EntityAliasesFile } from "@riverbend/shared/schemas/insights-data.ts";
 
 export type EntityKind = "technicians" | "services" | "service_areas";
 

@@ -1,4 +1,4 @@
-import { ASPECT_IDS, type AspectId } from "../../schemas/analysis.ts";
+import { ASPECT_IDS, type AspectId } from "@riverbend/shared/schemas/analysis.ts";
 import type { AnalysedReview } from "../analysed-review.ts";
 import { emptyTally, type Tally } from "../aspects/judgements.ts";
 

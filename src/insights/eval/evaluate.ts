@@ -1,4 +1,4 @@
-import { ASPECT_IDS, type LabelledReview, type ReviewAnalysis } from "../../schemas/analysis.ts";
+import { ASPECT_IDS, type LabelledReview, type ReviewAnalysis } from "@riverbend/shared/schemas/analysis.ts";
 import type { Analyzer } from "../analysis/analyze-review.ts";
 import { type Counts, count, rounded, type Scores, scores, total } from "./metrics.ts";
 

@@ -1,4 +1,9 @@
-import { ASPECT_IDS, type AspectId, type LabelledReview, type ReviewAnalysis } from "../../schemas/analysis.ts";
+import {
+  ASPECT_IDS,
+  type AspectId,
+  type LabelledReview,
+  type ReviewAnalysis,
+} from "@riverbend/shared/schemas/analysis.ts";
 
 /** Counts for one aspect, or for all of them. A pair is (review, aspect). */
 export interface Counts {

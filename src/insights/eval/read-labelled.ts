@@ -1,5 +1,5 @@
+import { type LabelledReview, LabelledReviewSchema } from "@riverbend/shared/schemas/analysis.ts";
 import type { z } from "zod";
-import { type LabelledReview, LabelledReviewSchema } from "../../schemas/analysis.ts";
 
 export class LabelledFileError extends Error {
   override name = "LabelledFileError";

@@ -1,4 +1,4 @@
-import type { AspectId } from "../../schemas/analysis.ts";
+import type { AspectId } from "@riverbend/shared/schemas/analysis.ts";
 
 /** The questions customers ask, each answered from one aspect's figures. */
 export const ASPECT_QUESTIONS: readonly { id: string; aspect: AspectId; question: string }[] = [

@@ -1,5 +1,5 @@
-import type { AspectInsight, FaqEntry } from "../../schemas/insights.ts";
-import type { EditorFaqFile } from "../../schemas/insights-data.ts";
+import type { AspectInsight, FaqEntry } from "@riverbend/shared/schemas/insights.ts";
+import type { EditorFaqFile } from "@riverbend/shared/schemas/insights-data.ts";
 import { fillPlaceholders, withoutPlaceholders } from "../editor/placeholders.ts";
 import { checkNumbers, type Figures } from "./check-numbers.ts";
 import { faqEvidence } from "./computed-faq.ts";

@@ -1,5 +1,5 @@
-import type { AspectId } from "../../schemas/analysis.ts";
-import type { PolarityCounts } from "../../schemas/insights.ts";
+import type { AspectId } from "@riverbend/shared/schemas/analysis.ts";
+import type { PolarityCounts } from "@riverbend/shared/schemas/insights.ts";
 import { ASPECT_TEXT } from "../aspects/labels.ts";
 import { ASPECT_WORDS, MENTION_WORDS, NEGATIVE_WORDS, nearest, POSITIVE_WORDS, positions } from "./claim-words.ts";
 

@@ -1,4 +1,4 @@
-import type { AspectId } from "../../schemas/analysis.ts";
+import type { AspectId } from "@riverbend/shared/schemas/analysis.ts";
 
 /**
  * Words that tie a number in editor text to an aspect or a polarity. Only numbers in a sentence

@@ -1,5 +1,5 @@
-import type { Business } from "../../schemas/business.ts";
-import type { AspectInsight, EntityInsight, FaqEntry, Quote } from "../../schemas/insights.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import type { AspectInsight, EntityInsight, FaqEntry, Quote } from "@riverbend/shared/schemas/insights.ts";
 import { ASPECT_TEXT } from "../aspects/labels.ts";
 import type { Thresholds } from "../thresholds.ts";
 import { ASPECT_QUESTIONS } from "./aspect-questions.ts";

@@ -1,5 +1,5 @@
-import type { Business } from "../../schemas/business.ts";
-import type { FaqEntry, Quote } from "../../schemas/insights.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import type { FaqEntry, Quote } from "@riverbend/shared/schemas/insights.ts";
 import type { AnalysedReview } from "../analysed-review.ts";
 import { type Permalink, selectEvidence } from "../aspects/evidence.ts";
 import { Judgements } from "../aspects/judgements.ts";

@@ -1,4 +1,4 @@
-import { ASPECT_IDS, type AspectId, type ClausePolarity } from "../../schemas/analysis.ts";
+import { ASPECT_IDS, type AspectId, type ClausePolarity } from "@riverbend/shared/schemas/analysis.ts";
 import { CLASSES, type ClauseModel, OUTPUTS } from "./clause-model.ts";
 import type { FeatureSink } from "./features.ts";
 

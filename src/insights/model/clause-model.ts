@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { ASPECT_IDS } from "@riverbend/shared/schemas/analysis.ts";
 import { z } from "zod";
-import { ASPECT_IDS } from "../../schemas/analysis.ts";
 import { loadWordVectors, type WordVectors } from "./word-vectors.ts";
 
 export const WEIGHTS_FILE = "data/insights/model/weights.json";

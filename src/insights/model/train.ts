@@ -1,4 +1,4 @@
-import { ASPECT_IDS, type AspectId, type AspectPolarity } from "../../schemas/analysis.ts";
+import { ASPECT_IDS, type AspectId, type AspectPolarity } from "@riverbend/shared/schemas/analysis.ts";
 
 /** One clause as the trainer sees it: feature indexes and the mean word vector. */
 export interface TrainClause {

@@ -1,7 +1,7 @@
-import type { ReviewAnalysis } from "../../schemas/analysis.ts";
-import type { TopicCatalogue } from "../../schemas/insights-data.ts";
-import type { Lexicon } from "../../schemas/lexicon.ts";
-import type { TextReview as Review } from "../../schemas/review.ts";
+import type { ReviewAnalysis } from "@riverbend/shared/schemas/analysis.ts";
+import type { TopicCatalogue } from "@riverbend/shared/schemas/insights-data.ts";
+import type { Lexicon } from "@riverbend/shared/schemas/lexicon.ts";
+import type { TextReview as Review } from "@riverbend/shared/schemas/review.ts";
 import { AnalysedReview } from "../analysed-review.ts";
 import type { AnalysisCache } from "../cache/analysis-cache.ts";
 import { type Encoded, encode } from "../cache/codec.ts";

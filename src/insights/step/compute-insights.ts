@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { InsightsDocument } from "@riverbend/shared/schemas/insights.ts";
+import { hasText } from "@riverbend/shared/schemas/review.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { type DataProblem, DataValidationError, formatProblem } from "../../data/problems.ts";
-import type { Dataset } from "../../schemas/dataset.ts";
-import type { InsightsDocument } from "../../schemas/insights.ts";
-import { hasText } from "../../schemas/review.ts";
-import type { SiteUrls } from "../../web/urls.ts";
 import { createAnalyzer, loadLexicon, METHOD_VERSION } from "../analysis/analyze-review.ts";
 import { DEFAULT_LEXICON_DIR } from "../analysis/lexicon.ts";
 import { buildDocument } from "../build-document.ts";

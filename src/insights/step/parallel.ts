@@ -3,8 +3,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { TopicCatalogue } from "../../schemas/insights-data.ts";
-import type { Lexicon } from "../../schemas/lexicon.ts";
+import type { TopicCatalogue } from "@riverbend/shared/schemas/insights-data.ts";
+import type { Lexicon } from "@riverbend/shared/schemas/lexicon.ts";
 import type { Encoded } from "../cache/codec.ts";
 
 /** What the worker gets: the lexicon to build its analyser from, and its share. */

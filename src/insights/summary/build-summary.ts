@@ -1,5 +1,5 @@
-import type { AspectInsight, Summary, Topic } from "../../schemas/insights.ts";
-import type { EditorSummaryFile } from "../../schemas/insights-data.ts";
+import type { AspectInsight, Summary, Topic } from "@riverbend/shared/schemas/insights.ts";
+import type { EditorSummaryFile } from "@riverbend/shared/schemas/insights-data.ts";
 import { fillPlaceholders, withoutPlaceholders } from "../editor/placeholders.ts";
 import type { EditorProblem } from "../faq/build-faq.ts";
 import { checkNumbers, type Figures } from "../faq/check-numbers.ts";

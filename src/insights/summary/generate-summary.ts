@@ -1,4 +1,4 @@
-import type { AspectInsight, Quote, Summary, Topic } from "../../schemas/insights.ts";
+import type { AspectInsight, Quote, Summary, Topic } from "@riverbend/shared/schemas/insights.ts";
 import { ASPECT_TEXT } from "../aspects/labels.ts";
 import type { Thresholds } from "../thresholds.ts";
 

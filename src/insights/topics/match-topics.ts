@@ -1,5 +1,5 @@
-import type { AspectId, ReviewAnalysis } from "../../schemas/analysis.ts";
-import type { TopicCatalogue } from "../../schemas/insights-data.ts";
+import type { AspectId, ReviewAnalysis } from "@riverbend/shared/schemas/analysis.ts";
+import type { TopicCatalogue } from "@riverbend/shared/schemas/insights-data.ts";
 import type { PhraseMention } from "../analysed-review.ts";
 
 export interface CompiledTopic {

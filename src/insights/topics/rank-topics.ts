@@ -1,6 +1,6 @@
-import type { AspectId, EvidenceSpan } from "../../schemas/analysis.ts";
-import type { Quote, Topic } from "../../schemas/insights.ts";
-import type { TopicCatalogue } from "../../schemas/insights-data.ts";
+import type { AspectId, EvidenceSpan } from "@riverbend/shared/schemas/analysis.ts";
+import type { Quote, Topic } from "@riverbend/shared/schemas/insights.ts";
+import type { TopicCatalogue } from "@riverbend/shared/schemas/insights-data.ts";
 import type { AnalysedReview } from "../analysed-review.ts";
 import { type Permalink, quotable, toQuote } from "../aspects/evidence.ts";
 import { PHRASE_WIDTH } from "../cache/codec.ts";

@@ -1,4 +1,4 @@
-import type { AggregateRating } from "../../schemas/reviews-document.ts";
+import type { AggregateRating } from "@riverbend/shared/schemas/reviews-document.ts";
 import { escapeHtml as h } from "../html.ts";
 
 export type BadgeTheme = "light" | "dark";

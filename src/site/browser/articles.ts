@@ -1,4 +1,4 @@
-import type { Dataset } from "../../schemas/dataset.ts";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
 import { reviewArticleHtml } from "../render/review-article.ts";
 
 const cache = new WeakMap<Dataset, readonly Buffer[]>();

@@ -1,6 +1,6 @@
-import type { Dataset } from "../../schemas/dataset.ts";
-import { PAGE_SIZE, pageCount } from "../../web/pagination.ts";
-import type { SiteUrls } from "../../web/urls.ts";
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import { PAGE_SIZE, pageCount } from "@riverbend/shared/web/pagination.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { escapeHtml as h } from "../html.ts";
 import { pageShell } from "../render/page-shell.ts";
 import { articleBodies } from "./articles.ts";

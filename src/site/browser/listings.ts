@@ -1,5 +1,5 @@
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
 import type { TopicListing } from "../../insights/topics/rank-topics.ts";
-import type { Dataset } from "../../schemas/dataset.ts";
 
 /** The filters of the review browser, each with static pages of its own. */
 export type ListingKind = "all" | "rating" | "technician" | "service" | "area" | "topic";

@@ -1,4 +1,4 @@
-import { pageWindow } from "../../web/pagination.ts";
+import { pageWindow } from "@riverbend/shared/web/pagination.ts";
 import { type Listing, listingPath } from "./listings.ts";
 
 /** Prev/next links (rel) and a bounded window of page numbers, the current one marked. */

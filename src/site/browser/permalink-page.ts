@@ -1,7 +1,7 @@
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
+import type { AggregateRating } from "@riverbend/shared/schemas/reviews-document.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { aggregateRating } from "../../reviews-document/aggregate.ts";
-import type { Dataset } from "../../schemas/dataset.ts";
-import type { AggregateRating } from "../../schemas/reviews-document.ts";
-import type { SiteUrls } from "../../web/urls.ts";
 import { starRatingSvg } from "../charts/star-rating.ts";
 import { displayPhone } from "../home/business.ts";
 import { escapeHtml as h } from "../html.ts";

@@ -1,4 +1,4 @@
-import type { PolarityCounts } from "../../schemas/insights.ts";
+import type { PolarityCounts } from "@riverbend/shared/schemas/insights.ts";
 import { escapeHtml as h } from "../html.ts";
 import { n, percent, svgImage } from "./svg.ts";
 

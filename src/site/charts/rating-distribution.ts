@@ -1,4 +1,4 @@
-import type { RatingDistribution } from "../../schemas/reviews-document.ts";
+import type { RatingDistribution } from "@riverbend/shared/schemas/reviews-document.ts";
 import { escapeHtml as h } from "../html.ts";
 import { n, percent, svgImage } from "./svg.ts";
 

@@ -1,7 +1,7 @@
-import type { Business } from "../../schemas/business.ts";
-import type { Review } from "../../schemas/review.ts";
-import type { AggregateRating } from "../../schemas/reviews-document.ts";
-import type { SiteUrls } from "../../web/urls.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import type { AggregateRating } from "@riverbend/shared/schemas/reviews-document.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { reviewHeadline } from "../render/review-article.ts";
 
 const DAYS: Record<string, string> = {

@@ -1,5 +1,5 @@
-import type { Review } from "../../schemas/review.ts";
-import type { AggregateRating } from "../../schemas/reviews-document.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
+import type { AggregateRating } from "@riverbend/shared/schemas/reviews-document.ts";
 import { displayDate } from "../home/dates.ts";
 import { escapeHtml as h } from "../html.ts";
 import { VERIFICATION_METHODS } from "../verification/methods.ts";

@@ -1,5 +1,5 @@
+import type { Dataset } from "@riverbend/shared/schemas/dataset.ts";
 import { aggregateRating } from "../../reviews-document/aggregate.ts";
-import type { Dataset } from "../../schemas/dataset.ts";
 import { homeCardSvg, reviewCardSvg } from "./card-svg.ts";
 import { OG_HOME, ogReviewImage } from "./paths.ts";
 import { renderPng } from "./render-png.ts";

@@ -1,4 +1,4 @@
-import type { SiteUrls } from "../../web/urls.ts";
+import type { SiteUrls } from "@riverbend/shared/web/urls.ts";
 import { escapeHtml as h } from "../html.ts";
 
 export interface ShellOptions {

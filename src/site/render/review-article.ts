@@ -1,4 +1,4 @@
-import type { Review } from "../../schemas/review.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 import { displayDate } from "../home/dates.ts";
 import { escapeHtml as h, paragraphs } from "../html.ts";
 import { VERIFICATION_METHODS, verificationHref } from "../verification/methods.ts";

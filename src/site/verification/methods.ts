@@ -1,4 +1,4 @@
-import type { Review } from "../../schemas/review.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 
 export type VerificationMethod = Review["verification"]["method"];
 

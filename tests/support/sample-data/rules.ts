@@ -3,8 +3,8 @@
  * the offenders it finds, so tests/sample-data.test.ts can both assert "none" on the real data and
  * prove on planted defects that a rule can fail.
  */
-import type { Business } from "../../../src/schemas/business.ts";
-import type { Review } from "../../../src/schemas/review.ts";
+import type { Business } from "@riverbend/shared/schemas/business.ts";
+import type { Review } from "@riverbend/shared/schemas/review.ts";
 
 /** Sentences with at least this many words must be unique across reviews. */
 export const MIN_UNIQUE_SENTENCE_WORDS = 8;
