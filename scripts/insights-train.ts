@@ -22,6 +22,7 @@ export const TRAINING_FILES = [
   "tests/fixtures/insights/train-d.jsonl",
   "tests/fixtures/insights/train-e.jsonl",
   "tests/fixtures/insights/train-f.jsonl",
+  "tests/fixtures/insights/train-g.jsonl",
 ];
 
 const SETTINGS: TrainSettings & { threshold: number } = {
