@@ -135,6 +135,16 @@ describe("evidence", () => {
     expect(selectEvidence(alone, "price", "negative", THRESHOLDS, permalink)).toEqual([]);
   });
 
+  it("never quotes a reading counted below zero log-odds (a detection threshold under 0), whatever its size", () => {
+    const below = -2 * THRESHOLDS.quote_min_margin;
+    for (const polarity of ["positive", "negative"] as const) {
+      const weak = judged(`2025-03-01-${polarity}`, "2025-03-01", { price: polarity }, below);
+      const price = buildAspects(new Judgements([weak]), THRESHOLDS, permalink).find((a) => a.id === "price");
+      expect(price).toMatchObject({ mentions: 1, [polarity]: 1 });
+      expect(selectEvidence(new Judgements([weak]), "price", polarity, THRESHOLDS, permalink)).toEqual([]);
+    }
+  });
+
   it("never quotes a clause the quote gates hold back, however sure the model is", () => {
     const text = "Shower valve replacement in our ranch.";
     const item = (cue: string) =>

@@ -37,7 +37,15 @@ export function quotable(span: EvidenceSpan, text: string, thresholds: Threshold
   if (span.polarity === "neutral") return span.cue === LUKEWARM_CUE;
   // What the model generalises to it may count, but a quote must say it plainly (analysis/quote-gates.ts).
   if (span.cue.startsWith(GATED_CUE_PREFIX)) return false;
-  return Math.abs(span.score) >= thresholds.quote_min_margin;
+  return logOdds(span) >= thresholds.quote_min_margin;
+}
+
+/**
+ * The learned layer's log-odds of the span's polarity over "does not judge the aspect" (the score is signed
+ * by polarity). Below a detection threshold under 0 a counted reading has negative log-odds: never a quote.
+ */
+function logOdds(span: EvidenceSpan): number {
+  return span.polarity === "negative" ? -span.score : span.score;
 }
 
 /**
@@ -55,7 +63,7 @@ function spanFor(
   for (const span of judgement?.evidence ?? []) {
     const wanted = bucket === "mixed" ? span.polarity !== "neutral" : span.polarity === bucket;
     if (!wanted || !quotable(span, item.review.text, thresholds)) continue;
-    if (!best || Math.abs(span.score) > Math.abs(best.score)) best = span;
+    if (!best || logOdds(span) > logOdds(best)) best = span;
   }
   return best;
 }
