@@ -11,7 +11,7 @@ import {
 } from "@riverbend/shared/schemas/lexicon.ts";
 
 /** Version of the analysis method (code); the lexicon files carry their own versions and hash. */
-export const METHOD_VERSION = "aspect-model/2.2.0";
+export const METHOD_VERSION = "aspect-model/2.3.0";
 
 export const DEFAULT_LEXICON_DIR = "data/insights/lexicon";
 
