@@ -3,7 +3,9 @@
  * labelled set): what the analyser must read, and what it must never claim. Labels follow LABELLING.md.
  */
 import { describe, expect, it } from "vitest";
-import { aspects } from "./support/insights-analysis-fixture.ts";
+import { quotable } from "../src/insights/aspects/evidence.ts";
+import { THRESHOLDS } from "../src/insights/thresholds.ts";
+import { analyzer, aspects } from "./support/insights-analysis-fixture.ts";
 
 type Case = [text: string, rating: number, expected: Record<string, string>];
 
@@ -11,6 +13,7 @@ const CLASSES: Record<string, Case[]> = {
   "a flat charge is no judgement of price unless its context says so": [
     ["$950 for one valve.", 1, { price: "negative" }],
     ["We got a quote of $2,400 and are still deciding.", 3, { price: "neutral" }],
+    ["They billed $300 and walked out, and the faucet still drips.", 2, { price: "negative", quality: "negative" }],
   ],
   "amounts and durations take their sign from context": [
     ["Three hours before anyone picked up the emergency number.", 1, { responsiveness: "negative" }],
@@ -30,7 +33,6 @@ const CLASSES: Record<string, Case[]> = {
   ],
   "lukewarm judgements are neutral": [
     ["The work was okay, I guess.", 3, { quality: "neutral" }],
-    ["Price was fine, nothing special.", 3, { price: "neutral" }],
     ["Install was fine, nothing special.", 3, { quality: "neutral" }],
     ["The repair is decent I guess.", 3, { quality: "neutral" }],
   ],
@@ -40,16 +42,20 @@ const CLASSES: Record<string, Case[]> = {
   ],
   "sarcasm in a low-rated review is never published as praise": [
     ["Great job guys, the toilet is running again after two days.", 1, { quality: "negative" }],
+    ["Wonderful, now it leaks twice as fast.", 1, { quality: "negative" }],
   ],
 };
 
 /**
- * Sentences of a class that the current model misses (recall), kept so a fix shows: each must still never
- * be published the wrong way, and `it.fails` turns red once the model reads it right.
+ * Sentences read right except for one weak extra aspect that the current model also counts (a precision
+ * miss; aspect-model/2.3.0 trades some precision for recall by cross-validation). Each must still read its
+ * labelled aspects as labelled, the extra reading must never be quotable, and `it.fails` turns red once
+ * the model reads the sentence exactly as labelled. Rating undefined: a text without stars.
  */
-const KNOWN_MISSES: Case[] = [
-  ["They billed $300 and walked out, and the faucet still drips.", 2, { price: "negative", quality: "negative" }],
-  ["Wonderful, now it leaks twice as fast.", 1, { quality: "negative" }],
+const KNOWN_EXTRA: [text: string, rating: number | undefined, expected: Record<string, string>][] = [
+  ["Price was fine, nothing special.", 3, { price: "neutral" }],
+  ["The technician was courteous and never pushy.", undefined, { professionalism: "positive" }],
+  ["Window was 8 to 10. He showed up at 1.", undefined, { punctuality: "negative" }],
 ];
 
 describe.each(Object.entries(CLASSES))("%s", (_, cases) => {
@@ -58,15 +64,17 @@ describe.each(Object.entries(CLASSES))("%s", (_, cases) => {
   });
 });
 
-describe("known misses of aspect-model/2.2.0", () => {
-  it.each(KNOWN_MISSES)("%s (%i stars) is never published with the opposite polarity", (text, rating, expected) => {
-    const read = aspects(text, rating);
-    for (const [aspect, polarity] of Object.entries(expected)) {
-      const opposite = polarity === "negative" ? "positive" : polarity === "positive" ? "negative" : undefined;
-      expect([opposite, "mixed"]).not.toContain(read[aspect]);
+describe("known extra readings of aspect-model/2.3.0", () => {
+  it.each(KNOWN_EXTRA)("%s (%s stars) reads its labelled aspects as labelled", (text, rating, expected) => {
+    expect(aspects(text, rating)).toMatchObject(expected);
+  });
+  it.each(KNOWN_EXTRA)("%s (%s stars) never quotes an aspect it is not labelled with", (text, rating, expected) => {
+    for (const judgement of analyzer.analyze(text, rating).aspects) {
+      if (judgement.aspect in expected) continue;
+      expect(judgement.evidence.filter((span) => quotable(span, text, THRESHOLDS))).toEqual([]);
     }
   });
-  it.fails.each(KNOWN_MISSES)("%s (%i stars) is not yet read as labelled", (text, rating, expected) => {
+  it.fails.each(KNOWN_EXTRA)("%s (%s stars) is not yet read exactly as labelled", (text, rating, expected) => {
     expect(aspects(text, rating)).toEqual(expected);
   });
 });
