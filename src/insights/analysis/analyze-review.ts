@@ -120,7 +120,7 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   return { analyze, features, readContext };
 
   function contextOf(text: string, tokens: Tokens, rating?: number): ReviewContext {
-    return { tokens, ...readRules(text, tokens, rating) };
+    return { tokens, ...readRules(text, tokens, rating), rating };
   }
 
   function readRules(text: string, tokens: Tokens, rating?: number): RuleReading {
@@ -164,7 +164,7 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
         // Another business, an earlier repair by others, a hypothetical or a worry is never evidence: in a
         // clause that names one, only what the rule layer reads before it counts.
         if (score.scoped && !ruleAgrees(score, aspect, polarity, lex.settings.threshold)) continue;
-        const gate = cue === LUKEWARM_CUE ? null : quoteGate(review, i, aspect, polarity, Boolean(ruleCue));
+        const gate = quoteGate(review, i, aspect, polarity, Boolean(ruleCue));
         if (gate) cue = GATED_CUE_PREFIX + gate;
         const span: EvidenceSpan = {
           start: clause.start,

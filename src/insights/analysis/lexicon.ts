@@ -10,8 +10,8 @@ import {
   ValenceLexiconSchema,
 } from "@riverbend/shared/schemas/lexicon.ts";
 
-/** Version of the analysis method (code); the lexicon files carry their own versions and hash. */
-export const METHOD_VERSION = "aspect-model/2.3.0";
+/** Version of the analysis method (code: clause reading and quote gates); the lexicon files and the model carry their own. */
+export const METHOD_VERSION = "aspect-method/2.4.0";
 
 export const DEFAULT_LEXICON_DIR = "data/insights/lexicon";
 

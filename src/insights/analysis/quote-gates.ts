@@ -8,6 +8,8 @@ export interface ReviewContext {
   tokens: Tokens;
   clauses: readonly Clause[];
   scores: readonly ClauseScore[];
+  /** The review's stars, when known: a positive quote in a 1- or 2-star review must not be a conditional. */
+  rating?: number;
 }
 
 /**
@@ -15,7 +17,16 @@ export interface ReviewContext {
  * what it is published for, about this business). Counting is left alone: these are classes of clauses
  * that do not say it plainly, each decided from the clause's words and its neighbours.
  */
-export type QuoteGate = "other-party" | "bare-amount" | "job-object" | "no-cue";
+export type QuoteGate =
+  | "other-party"
+  | "bare-amount"
+  | "job-object"
+  | "no-cue"
+  | "vague"
+  | "excused"
+  | "polarity"
+  | "aspect-of-price"
+  | "no-trait";
 
 /** The cue a gated reading carries, so that the quote selection skips it (cues are not published). */
 export const GATED_CUE_PREFIX = "unquoted:";
@@ -35,14 +46,31 @@ function startsWithPronoun(tokens: Tokens, clause: Clause): boolean {
   return false;
 }
 
+/** "…, but it leaked again": a clause of the same sentence that goes on with "it" or "then" keeps the subject. */
+const CONTINUATIONS = new Set(["it", "then", "that", "which", "and"]);
+
+function continuesSentence(tokens: Tokens, clauses: readonly Clause[], j: number): boolean {
+  const clause = clauses[j] as Clause;
+  if (j === 0 || (clauses[j - 1] as Clause).sentence !== clause.sentence) return false;
+  for (let i = clause.first; i < clause.last; i++) {
+    if (tokens.punct[i] === 1) continue;
+    return CONTINUATIONS.has(tokens.normal[i] as string);
+  }
+  return false;
+}
+
 /**
  * Another business's or person's earlier work is never evidence: the clause names one, or continues what
- * a clause naming one began, by a pronoun ("The handyman tried first. He recaulked it, it held a week").
+ * a clause naming one began, by a pronoun ("The handyman tried first. He recaulked it, it held a week"),
+ * over as many sentences as the pronouns go on, or by going on in the same sentence ("He patched it, but
+ * it leaked again"). Any other subject ends the chain.
  */
 export function aboutOtherParty(review: ReviewContext, at: number): boolean {
+  const { tokens, clauses, scores } = review;
   for (let j = at; j > 0; j--) {
-    if (!startsWithPronoun(review.tokens, review.clauses[j] as Clause)) return false;
-    if ((review.scores[j - 1] as ClauseScore).otherParty) return true;
+    const clause = clauses[j] as Clause;
+    if (!startsWithPronoun(tokens, clause) && !continuesSentence(tokens, clauses, j)) return false;
+    if ((scores[j - 1] as ClauseScore).otherParty) return true;
   }
   return false;
 }
@@ -117,6 +145,128 @@ export function cleansJobObject(tokens: Tokens, clause: Clause): boolean {
   return object;
 }
 
+/** Whether the clause holds this sequence of words; "NOT" matches any negator ("not", "n't"). */
+function holds(tokens: Tokens, clause: Clause, words: readonly (readonly string[])[]): boolean {
+  for (let i = clause.first; i + words.length <= clause.last; i++) {
+    let k = 0;
+    while (k < words.length) {
+      const want = words[k] as readonly string[];
+      const form = want[0] === "NOT" ? (tokens.lemma[i + k] as string) : (tokens.normal[i + k] as string);
+      if (!want.includes(want[0] === "NOT" ? (form === "not" ? "NOT" : form) : form)) break;
+      k++;
+    }
+    if (k === words.length) return true;
+  }
+  return false;
+}
+
+const THIRD = ["them", "him", "her", "they", "their", "his"];
+/** The reviewer excuses the business for what they just told ("though that's not on them"). */
+const EXCUSES: readonly (readonly (readonly string[])[])[] = [
+  [["NOT"], ["on"], THIRD],
+  [["NOT"], THIRD, ["fault"]],
+  [["no"], ["fault"], ["of"]],
+  [["out", "beyond"], ["of"], THIRD, ["control", "hands"]],
+  [["beyond"], THIRD, ["control"]],
+  [["NOT"], ["blame"], THIRD],
+  [["NOT"], ["hold"], ["it", "that"], ["against"]],
+];
+
+function excusedInSentence(review: ReviewContext, at: number): boolean {
+  const sentence = (review.clauses[at] as Clause).sentence;
+  return review.clauses.some((c) => c.sentence === sentence && EXCUSES.some((words) => holds(review.tokens, c, words)));
+}
+
+/** Charge labels and amounts: "Final invoice: $1,240.", "Came to $450 total." say what was paid, not how it felt. */
+const CHARGE_WORDS = new Set([
+  ...["final", "total", "invoice", "bill", "charge", "cost", "price", "amount", "grand", "came", "come", "comes"],
+  ...["to", "was", "is", "be", "the", "our", "my", "it", "for", "everything", "all", "in", "parts", "labor"],
+  ...["and", "plus", "tax", "with", "out", "door", "about", "around", "just", "under", "over", "$", "dollars"],
+]);
+
+function labelAndAmount(tokens: Tokens, clause: Clause): boolean {
+  let amount = false;
+  for (let i = clause.first; i < clause.last; i++) {
+    if (tokens.punct[i] === 1) continue;
+    const word = tokens.normal[i] as string;
+    if (/^[\d.,]+k?$/.test(word)) amount = true;
+    else if (!CHARGE_WORDS.has(word) && !CHARGE_WORDS.has(tokens.lemma[i] as string)) return false;
+  }
+  return amount;
+}
+
+/**
+ * Cues that count toward an aspect but name none: a generic evaluation ("the difference is too big to
+ * ignore") says something was good or bad without saying what; a reader cannot check it against the aspect.
+ */
+const VAGUE_CUES = new Set(["too big", "difference-too-big"]);
+
+/** The rule layer's score of the aspect in the clause: its own reading, sign and strength. */
+function ruleScore(score: ClauseScore, aspect: AspectId): number {
+  return score.aspects.find((a) => a.aspect === aspect)?.score ?? 0;
+}
+
+/** A clause word of a lexicon valence this strong is a clear trait ("polite", "great"), never lukewarm. */
+const CLEAR_TRAIT = 2;
+const CONDITIONAL = new Set(["if", "maybe", "would", "could", "'d", "might", "wish"]);
+
+function conditional(tokens: Tokens, clause: Clause): boolean {
+  for (let i = clause.first; i < clause.last; i++) if (CONDITIONAL.has(tokens.normal[i] as string)) return true;
+  return false;
+}
+
+/**
+ * The clause read on its own must carry the polarity it is published under: the rule layer's reading of
+ * the aspect may not have the other sign ("kinda pricey" is not praise), a clear trait is not lukewarm,
+ * and a positive clause in a 1- or 2-star review may not be a condition ("maybe if you'd shown up on time").
+ */
+function polarityDisagrees(review: ReviewContext, at: number, aspect: AspectId, polarity: ClausePolarity): boolean {
+  const rule = ruleScore(review.scores[at] as ClauseScore, aspect);
+  if (polarity === "neutral") return rule >= CLEAR_TRAIT;
+  if ((polarity === "positive" && rule < 0) || (polarity === "negative" && rule > 0)) return true;
+  const low = review.rating !== undefined && review.rating <= 2;
+  return polarity === "positive" && low && conditional(review.tokens, review.clauses[at] as Clause);
+}
+
+/** Nouns of a charge: an evaluative word right before one judges the price ("honest pricing", "fair quote"). */
+const PRICE_NOUNS = new Set([
+  "price",
+  "prices",
+  "pricing",
+  "quote",
+  "quotes",
+  "estimate",
+  "estimates",
+  "rate",
+  "rates",
+]);
+
+function modifiesPrice(tokens: Tokens, clause: Clause, cue: string): boolean {
+  for (let i = clause.first; i < clause.last - 1; i++) {
+    if (tokens.normal[i] === cue && PRICE_NOUNS.has(tokens.normal[i + 1] as string)) return true;
+  }
+  return false;
+}
+
+/** Praise of people with no trait named ("Great guys!", "Such nice people"): no aspect to stand for. */
+const BARE_PRAISE = new Set([
+  ...["great", "good", "nice", "awesome", "amazing", "wonderful", "fantastic", "super", "excellent", "best"],
+  ...["really", "very", "such", "so", "truly", "just", "all", "around", "overall", "what", "a", "the", "these"],
+  ...["those", "this", "of", "are", "were", "is", "was", "they", "bunch", "group"],
+]);
+const PEOPLE = new Set(["guy", "guys", "people", "folks", "team", "crew", "staff", "man", "men", "lady", "dude"]);
+
+function barePraise(tokens: Tokens, clause: Clause): boolean {
+  let person = false;
+  for (let i = clause.first; i < clause.last; i++) {
+    if (tokens.punct[i] === 1) continue;
+    const word = tokens.normal[i] as string;
+    if (PEOPLE.has(word) || PEOPLE.has(tokens.lemma[i] as string)) person = true;
+    else if (!BARE_PRAISE.has(word)) return false;
+  }
+  return person;
+}
+
 /**
  * The gate a reading of clause `at` as `aspect` meets, or null when it may be quoted. `cued`: the rule layer
  * found a word of the aspect in the clause.
@@ -130,11 +280,20 @@ export function quoteGate(
 ): QuoteGate | null {
   const clause = review.clauses[at] as Clause;
   const score = review.scores[at] as ClauseScore;
+  const { tokens } = review;
   if (aboutOtherParty(review, at)) return "other-party";
   // A clause with no word of its aspect says it only by implication, which a reader cannot check.
   if (!cued) return "no-cue";
+  const cue = score.aspects.find((a) => a.aspect === aspect)?.cue ?? "";
+  if (VAGUE_CUES.has(cue)) return "vague";
+  if (barePraise(tokens, clause)) return "no-trait";
   // "They billed $300 and left", "Final invoice: $1,950": a charge stated flatly judges nothing.
-  if (aspect === "price" && polarity !== "neutral" && !judges(score, aspect)) return "bare-amount";
-  if (aspect === "cleanliness" && cleansJobObject(review.tokens, clause)) return "job-object";
+  if (aspect === "price" && polarity !== "neutral" && (!judges(score, aspect) || labelAndAmount(tokens, clause))) {
+    return "bare-amount";
+  }
+  if (aspect !== "price" && modifiesPrice(tokens, clause, cue)) return "aspect-of-price";
+  if (aspect === "cleanliness" && cleansJobObject(tokens, clause)) return "job-object";
+  if (polarityDisagrees(review, at, aspect, polarity)) return "polarity";
+  if (polarity === "negative" && excusedInSentence(review, at)) return "excused";
   return null;
 }
