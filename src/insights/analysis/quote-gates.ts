@@ -1,5 +1,6 @@
 import type { AspectId, ClausePolarity } from "@riverbend/shared/schemas/analysis.ts";
 import type { Clause } from "./clauses.ts";
+import { barePraise, EXCUSES, holds, labelAndAmount, modifiesPrice } from "./quote-phrases.ts";
 import type { ClauseScore } from "./score-clause.ts";
 import type { Tokens } from "./tokens.ts";
 
@@ -9,7 +10,7 @@ export interface ReviewContext {
   clauses: readonly Clause[];
   scores: readonly ClauseScore[];
   /** The review's stars, when known: a positive quote in a 1- or 2-star review must not be a conditional. */
-  rating?: number;
+  rating?: number | undefined;
 }
 
 /**
@@ -145,54 +146,9 @@ export function cleansJobObject(tokens: Tokens, clause: Clause): boolean {
   return object;
 }
 
-/** Whether the clause holds this sequence of words; "NOT" matches any negator ("not", "n't"). */
-function holds(tokens: Tokens, clause: Clause, words: readonly (readonly string[])[]): boolean {
-  for (let i = clause.first; i + words.length <= clause.last; i++) {
-    let k = 0;
-    while (k < words.length) {
-      const want = words[k] as readonly string[];
-      const form = want[0] === "NOT" ? (tokens.lemma[i + k] as string) : (tokens.normal[i + k] as string);
-      if (!want.includes(want[0] === "NOT" ? (form === "not" ? "NOT" : form) : form)) break;
-      k++;
-    }
-    if (k === words.length) return true;
-  }
-  return false;
-}
-
-const THIRD = ["them", "him", "her", "they", "their", "his"];
-/** The reviewer excuses the business for what they just told ("though that's not on them"). */
-const EXCUSES: readonly (readonly (readonly string[])[])[] = [
-  [["NOT"], ["on"], THIRD],
-  [["NOT"], THIRD, ["fault"]],
-  [["no"], ["fault"], ["of"]],
-  [["out", "beyond"], ["of"], THIRD, ["control", "hands"]],
-  [["beyond"], THIRD, ["control"]],
-  [["NOT"], ["blame"], THIRD],
-  [["NOT"], ["hold"], ["it", "that"], ["against"]],
-];
-
 function excusedInSentence(review: ReviewContext, at: number): boolean {
   const sentence = (review.clauses[at] as Clause).sentence;
   return review.clauses.some((c) => c.sentence === sentence && EXCUSES.some((words) => holds(review.tokens, c, words)));
-}
-
-/** Charge labels and amounts: "Final invoice: $1,240.", "Came to $450 total." say what was paid, not how it felt. */
-const CHARGE_WORDS = new Set([
-  ...["final", "total", "invoice", "bill", "charge", "cost", "price", "amount", "grand", "came", "come", "comes"],
-  ...["to", "was", "is", "be", "the", "our", "my", "it", "for", "everything", "all", "in", "parts", "labor"],
-  ...["and", "plus", "tax", "with", "out", "door", "about", "around", "just", "under", "over", "$", "dollars"],
-]);
-
-function labelAndAmount(tokens: Tokens, clause: Clause): boolean {
-  let amount = false;
-  for (let i = clause.first; i < clause.last; i++) {
-    if (tokens.punct[i] === 1) continue;
-    const word = tokens.normal[i] as string;
-    if (/^[\d.,]+k?$/.test(word)) amount = true;
-    else if (!CHARGE_WORDS.has(word) && !CHARGE_WORDS.has(tokens.lemma[i] as string)) return false;
-  }
-  return amount;
 }
 
 /**
@@ -226,45 +182,6 @@ function polarityDisagrees(review: ReviewContext, at: number, aspect: AspectId, 
   if ((polarity === "positive" && rule < 0) || (polarity === "negative" && rule > 0)) return true;
   const low = review.rating !== undefined && review.rating <= 2;
   return polarity === "positive" && low && conditional(review.tokens, review.clauses[at] as Clause);
-}
-
-/** Nouns of a charge: an evaluative word right before one judges the price ("honest pricing", "fair quote"). */
-const PRICE_NOUNS = new Set([
-  "price",
-  "prices",
-  "pricing",
-  "quote",
-  "quotes",
-  "estimate",
-  "estimates",
-  "rate",
-  "rates",
-]);
-
-function modifiesPrice(tokens: Tokens, clause: Clause, cue: string): boolean {
-  for (let i = clause.first; i < clause.last - 1; i++) {
-    if (tokens.normal[i] === cue && PRICE_NOUNS.has(tokens.normal[i + 1] as string)) return true;
-  }
-  return false;
-}
-
-/** Praise of people with no trait named ("Great guys!", "Such nice people"): no aspect to stand for. */
-const BARE_PRAISE = new Set([
-  ...["great", "good", "nice", "awesome", "amazing", "wonderful", "fantastic", "super", "excellent", "best"],
-  ...["really", "very", "such", "so", "truly", "just", "all", "around", "overall", "what", "a", "the", "these"],
-  ...["those", "this", "of", "are", "were", "is", "was", "they", "bunch", "group"],
-]);
-const PEOPLE = new Set(["guy", "guys", "people", "folks", "team", "crew", "staff", "man", "men", "lady", "dude"]);
-
-function barePraise(tokens: Tokens, clause: Clause): boolean {
-  let person = false;
-  for (let i = clause.first; i < clause.last; i++) {
-    if (tokens.punct[i] === 1) continue;
-    const word = tokens.normal[i] as string;
-    if (PEOPLE.has(word) || PEOPLE.has(tokens.lemma[i] as string)) person = true;
-    else if (!BARE_PRAISE.has(word)) return false;
-  }
-  return person;
 }
 
 /**
