@@ -80,10 +80,10 @@ describe("a bare amount or a flat statement of the charge is not a price judgeme
     expect(gateOf(text, part, aspect, polarity)).toBe("bare-amount");
   });
   it.each([
-    ["$480 felt steep for half an hour of work.", "felt steep"],
-    ["Very fair price for a Sunday call.", "fair price"],
-  ])("a charge with a judgement stays quotable: %s", (text, part) => {
-    expect(gateOf(text, part, "price", "negative")).toBeNull();
+    ["$480 felt steep for half an hour of work.", "felt steep", "negative"],
+    ["Very fair price for a Sunday call.", "fair price", "positive"],
+  ] as const)("a charge with a judgement stays quotable: %s", (text, part, polarity) => {
+    expect(gateOf(text, part, "price", polarity)).toBeNull();
   });
 });
 
