@@ -124,6 +124,13 @@ gated(
     ],
     ["It took a while to get the permit, but I don't blame them.", "It took a while", "responsiveness", "negative", 4],
     [
+      "The part we picked took two weeks, although that isn't really on them.",
+      "The part we picked took",
+      "responsiveness",
+      "negative",
+      4,
+    ],
+    [
       "The part was on backorder for two weeks; the supplier delay was out of their hands.",
       "The part",
       "responsiveness",

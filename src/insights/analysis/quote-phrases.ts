@@ -22,6 +22,7 @@ export const THIRD = ["them", "him", "her", "they", "their", "his"];
 /** The reviewer excuses the business for what they just told ("though that's not on them"). */
 export const EXCUSES: readonly (readonly (readonly string[])[])[] = [
   [["NOT"], ["on"], THIRD],
+  [["NOT"], ["really", "exactly", "entirely", "totally", "necessarily", "completely"], ["on"], THIRD],
   [["NOT"], THIRD, ["fault"]],
   [["no"], ["fault"], ["of"]],
   [["out", "beyond"], ["of"], THIRD, ["control", "hands"]],
