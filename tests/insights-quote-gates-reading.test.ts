@@ -70,6 +70,13 @@ gated(
       3,
     ],
     [
+      "Our handyman was sure it was the drain. He resealed it, and a week later the floor was wet again.",
+      "a week later the floor was wet again",
+      "quality",
+      "negative",
+      3,
+    ],
+    [
       "A handyman came out first. He swapped the cartridge and it dripped worse.",
       "He swapped",
       "quality",
