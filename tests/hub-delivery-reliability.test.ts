@@ -163,6 +163,9 @@ describe("coalescing, leases and durability", () => {
     expect(signatureValid(delivery, "durable-secret")).toBe(true);
     expect(await second.store.pendingCount()).toBe(0);
     await change(distA, second);
+    // With PostgreSQL the next change is claimed on the restarted hub's next tick, which idle() may precede.
+    await sub.waitFor(() => sub.deliveries(p).length > 1, 3000, "the delivery of the next change");
+    await second.hub.idle();
     expect(sub.deliveries(p)).toHaveLength(2);
   });
 
