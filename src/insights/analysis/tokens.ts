@@ -125,7 +125,7 @@ export function tokenize(text: string, names: ReadonlySet<string> = new Set()): 
   const wordLemma = tokens.out(its.lemma as unknown as typeof its.normal);
   const types = tokens.out(its.type);
   const pos = tokens.out(its.pos);
-  const stop = tokens.out(its.stopWordFlag) as unknown as boolean[];
+  const stop = tokens.out(its.stopWordFlag) as boolean[];
   let normal = wordNormal;
   let lemma = wordLemma;
   const n = values.length;
@@ -162,7 +162,7 @@ export function tokenize(text: string, names: ReadonlySet<string> = new Set()): 
   for (let i = 1; i < n - 1; i++) {
     if (values[i] === "-" && start[i] === end[i - 1] && end[i] === start[i + 1] && punct[i + 1] === 0) punct[i] = 2;
   }
-  const sentences = doc.sentences().out(its.span) as unknown as number[][];
+  const sentences = doc.sentences().out(its.span) as number[][];
   // Everything is read out of the document: its words may go.
   forget();
   return { value: values, normal, lemma, wordNormal, wordLemma, pos, stop, punct, nominal, start, end, sentences };
