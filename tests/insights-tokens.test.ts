@@ -29,3 +29,14 @@ describe("tokenising is independent of the texts read before", () => {
     expect(before[0]?.value.slice(0, 4)).toEqual(["A", "year", "'s", "worth"]);
   });
 });
+
+describe("every token has a lemma", () => {
+  it.each(["Two other plumbers couldnt.", "he wouldnt.", "They shouldnt.", "It doesnt."])(
+    "even a contraction written without its apostrophe: %s",
+    (text) => {
+      const t = tokenize(text);
+      expect(t.lemma.every((l) => typeof l === "string" && l.length > 0)).toBe(true);
+      expect(t.wordLemma.every((l) => typeof l === "string" && l.length > 0)).toBe(true);
+    },
+  );
+});

@@ -2,6 +2,7 @@ import type { AspectId } from "@riverbend/shared/schemas/analysis.ts";
 import type { Lexicon, ScorerSettings } from "@riverbend/shared/schemas/lexicon.ts";
 import { compileScanner, type KeywordScanner } from "./keyword-scanner.ts";
 import { compilePatterns, type PatternIndex } from "./matcher.ts";
+import type { NameWords } from "./name-parts.ts";
 import { requiredKeywords } from "./prefilter.ts";
 
 /** What a lexicon pattern means; one pattern may be a cue, an opinion word, or aspect-conditioned. */
@@ -43,6 +44,8 @@ export interface CompiledLexicon {
   contrast: ReadonlySet<string>;
   problemNouns: ReadonlySet<string>;
   personNames: ReadonlySet<string>;
+  /** The one-word judgements and modifiers, to tell an evaluative word inside a name ("Fair Oaks"). */
+  nameWords: NameWords;
   intensifiers: ReadonlyMap<string, number>;
   settings: ScorerSettings;
 }
@@ -67,6 +70,12 @@ export function compileLexicon(lexicon: Lexicon): CompiledLexicon {
   const v = lexicon.valence;
   for (const pattern of v.other_parties) term(pattern).scope = "other";
   for (const pattern of v.hedges) term(pattern).scope = "hedge";
+  const evaluative = new Set<string>();
+  for (const [pattern, t] of terms) {
+    const judges = (t.cue && t.cue.valence !== 0) || (t.word !== null && t.word !== 0) || t.conditioned;
+    if (judges && !pattern.includes(" ")) for (const word of pattern.split("|")) evaluative.add(word);
+  }
+  const modifiers = new Set([...Object.keys(v.intensifiers), ...v.negators]);
   const keywords: string[] = [];
   const keywordIndex = new Map<string, number>();
   const indexOf = (keyword: string): number => {
@@ -95,6 +104,7 @@ export function compileLexicon(lexicon: Lexicon): CompiledLexicon {
     contrast: new Set(v.contrast_markers),
     problemNouns: new Set(v.problem_nouns),
     personNames: new Set(v.person_names),
+    nameWords: { evaluative, modifiers },
     intensifiers: new Map(Object.entries(v.intensifiers)),
     settings: lexicon.settings,
   };

@@ -11,7 +11,7 @@ import {
 } from "@riverbend/shared/schemas/lexicon.ts";
 
 /** Version of the analysis method (code: clause reading and quote gates); the lexicon files and the model carry their own. */
-export const METHOD_VERSION = "aspect-method/2.4.0";
+export const METHOD_VERSION = "aspect-method/2.5.1";
 
 export const DEFAULT_LEXICON_DIR = "data/insights/lexicon";
 

@@ -1,7 +1,17 @@
 import type { AspectId, ClausePolarity } from "@riverbend/shared/schemas/analysis.ts";
 import type { Clause } from "./clauses.ts";
-import { barePraise, EXCUSES, holds, labelAndAmount, modifiesPrice } from "./quote-phrases.ts";
-import type { ClauseScore } from "./score-clause.ts";
+import {
+  announcesComplaint,
+  barePraise,
+  EXCUSES,
+  holds,
+  labelAndAmount,
+  modifiesPrice,
+  promiseOnly,
+  RANKED_PARTY,
+  scareQuoted,
+} from "./quote-phrases.ts";
+import { type ClauseScore, wishStart } from "./score-clause.ts";
 import type { Tokens } from "./tokens.ts";
 
 /** What the gates read of a review: its tokens, its clauses and the rule layer's score of each. */
@@ -27,7 +37,9 @@ export type QuoteGate =
   | "excused"
   | "polarity"
   | "aspect-of-price"
-  | "no-trait";
+  | "no-trait"
+  | "promise-only"
+  | "unreal";
 
 /** The cue a gated reading carries, so that the quote selection skips it (cues are not published). */
 export const GATED_CUE_PREFIX = "unquoted:";
@@ -61,17 +73,20 @@ function continuesSentence(tokens: Tokens, clauses: readonly Clause[], j: number
 }
 
 /**
- * Another business's or person's earlier work is never evidence: the clause names one, or continues what
+ * Another business's or person's earlier work is never evidence: the clause names one (even where the rule
+ * layer kept a cue of another segment: "a company named Bright Pipes, which never showed up"; a comparison
+ * "on time, unlike the other company" is the price of that), or continues what
  * a clause naming one began, by a pronoun ("The handyman tried first. He recaulked it, it held a week"),
  * over as many sentences as the pronouns go on, or by going on in the same sentence ("He patched it, but
  * it leaked again"). Any other subject ends the chain.
  */
 export function aboutOtherParty(review: ReviewContext, at: number): boolean {
   const { tokens, clauses, scores } = review;
-  for (let j = at; j > 0; j--) {
-    const clause = clauses[j] as Clause;
-    if (!startsWithPronoun(tokens, clause) && !continuesSentence(tokens, clauses, j)) return false;
-    if ((scores[j - 1] as ClauseScore).otherParty) return true;
+  for (let j = at; j >= 0; j--) {
+    if ((scores[j] as ClauseScore).otherParty) return true;
+    if (j === 0 || (!startsWithPronoun(tokens, clauses[j] as Clause) && !continuesSentence(tokens, clauses, j))) {
+      return false;
+    }
   }
   return false;
 }
@@ -198,12 +213,13 @@ export function quoteGate(
   const clause = review.clauses[at] as Clause;
   const score = review.scores[at] as ClauseScore;
   const { tokens } = review;
-  if (aboutOtherParty(review, at)) return "other-party";
+  if (aboutOtherParty(review, at) || holds(tokens, clause, RANKED_PARTY)) return "other-party";
   // A clause with no word of its aspect says it only by implication, which a reader cannot check.
   if (!cued) return "no-cue";
   const cue = score.aspects.find((a) => a.aspect === aspect)?.cue ?? "";
   if (VAGUE_CUES.has(cue)) return "vague";
   if (barePraise(tokens, clause)) return "no-trait";
+  if (polarity !== "neutral" && promiseOnly(tokens, clause)) return "promise-only";
   // "They billed $300 and left", "Final invoice: $1,950": a charge stated flatly judges nothing.
   if (aspect === "price" && polarity !== "neutral" && (!judges(score, aspect) || labelAndAmount(tokens, clause))) {
     return "bare-amount";
@@ -211,6 +227,13 @@ export function quoteGate(
   if (aspect !== "price" && modifiesPrice(tokens, clause, cue)) return "aspect-of-price";
   if (aspect === "cleanliness" && cleansJobObject(tokens, clause)) return "job-object";
   if (polarityDisagrees(review, at, aspect, polarity)) return "polarity";
+  if (polarity === "positive" && (announcesComplaint(tokens, clause) || scareQuoted(tokens, clause))) return "polarity";
+  // "Toilet got fixed, price was about average": a lukewarm clause about two aspects does not say which one
+  // is lukewarm.
+  if (polarity === "neutral" && score.aspects.some((a) => a.aspect !== aspect)) return "polarity";
+  // A wish names what did not happen ("should have been a replacement", "I would have paid double"), so a
+  // reader has to work out which way it judges: other clauses carry the aspect's quotes.
+  if (polarity !== "neutral" && wishStart(tokens, clause) >= 0) return "unreal";
   if (polarity === "negative" && excusedInSentence(review, at)) return "excused";
   return null;
 }

@@ -87,3 +87,69 @@ export function barePraise(tokens: Tokens, clause: Clause): boolean {
   }
   return person;
 }
+
+/** Verbs that report what someone said would happen, and the modals of the promised event. */
+const REPORTING = new Set(["say", "tell", "promise", "assure", "swear"]);
+const PROMISED = new Set(["would", "'d", "will", "'ll", "gonna", "going"]);
+const DENIALS = new Set(["not", "no", "never", "nobody", "nothing", "none", "nor"]);
+
+/**
+ * A promise told with no outcome ("was told someone would call back within 30 minutes"): what happened
+ * is said elsewhere, so the clause alone judges nothing. A denial after the report ("said they'd call and
+ * never did") makes it an outcome; one before it is the customer's situation ("with no hot water, was told").
+ */
+export function promiseOnly(tokens: Tokens, clause: Clause): boolean {
+  let reported = false;
+  let promised = false;
+  for (let i = clause.first; i < clause.last; i++) {
+    const lemma = tokens.lemma[i] as string;
+    if (reported && (DENIALS.has(lemma) || DENIALS.has(tokens.normal[i] as string))) return false;
+    if (REPORTING.has(lemma)) reported = true;
+    else if (reported && PROMISED.has(tokens.normal[i] as string)) promised = true;
+  }
+  return promised;
+}
+
+/** Another business named by its place in the story: "the cheapest outfit", "the other bid", "the first company". */
+export const RANKED_PARTY: readonly (readonly string[])[] = [
+  ["the"],
+  ["cheapest", "lowest", "highest", "second", "third", "other", "previous", "first", "last"],
+  ["outfit", "outfits", "company", "companies", "plumber", "plumbers", "guy", "guys", "bid", "bids", "quote", "quotes"],
+];
+
+/** Nouns that announce a complaint ("my only gripe", "one complaint"); "no complaints" is praise. */
+const COMPLAINT_NOUNS = new Set([
+  "gripe",
+  "gripes",
+  "complaint",
+  "complaints",
+  "downside",
+  "knock",
+  "beef",
+  "criticism",
+]);
+const NONE_BEFORE = new Set(["no", "zero", "not", "n't", "never", "without", "any", "nothing"]);
+
+export function announcesComplaint(tokens: Tokens, clause: Clause): boolean {
+  for (let i = clause.first; i < clause.last; i++) {
+    if (!COMPLAINT_NOUNS.has(tokens.normal[i] as string)) continue;
+    let denied = false;
+    for (let j = Math.max(clause.first, i - 3); j < i; j++)
+      if (NONE_BEFORE.has(tokens.normal[j] as string)) denied = true;
+    if (!denied) return true;
+  }
+  return false;
+}
+
+const QUOTE_MARKS = new Set(['"', "'", "“", "”", "‘", "’"]);
+
+/** A single word in quotation marks ("he 'fixed' it", "the "professional""): said with irony, not meant. */
+export function scareQuoted(tokens: Tokens, clause: Clause): boolean {
+  for (let i = clause.first + 1; i < clause.last - 1; i++) {
+    if (tokens.punct[i] === 1) continue;
+    const before = tokens.value[i - 1] as string;
+    const after = tokens.value[i + 1] as string;
+    if (QUOTE_MARKS.has(before) && QUOTE_MARKS.has(after)) return true;
+  }
+  return false;
+}

@@ -41,12 +41,57 @@ function isConditional(tokens: Tokens, clause: Clause): boolean {
   return false;
 }
 
-/** The clause states what would have been ("would've been", "would be 5 stars"), so an "if" in it is unreal. */
+/**
+ * The clause states what would have been ("would've been", "would be 5 stars", "if they had told me"), so an
+ * "if" in it is unreal.
+ */
 function isCounterfactual(tokens: Tokens, clause: Clause): boolean {
+  for (let i = clause.first; i < clause.last - 2; i++) {
+    // "If they had told me up front": a past perfect after "if" is unreal by itself.
+    if (tokens.normal[i] === "if" && (tokens.normal[i + 2] === "had" || tokens.normal[i + 2] === "'d")) return true;
+  }
   for (let i = clause.first; i < clause.last - 1; i++) {
     if (!HYPOTHETICAL.has(tokens.normal[i] as string)) continue;
     const next = tokens.lemma[i + 1] as string;
     if (next === "have" || next === "be") return true;
+  }
+  return false;
+}
+
+/**
+ * Where a wish begins ("should have told us", "would've been nice to know up front", "I wish they'd tell
+ * you", "would've been 5 stars if he'd been on time"): what it names did not happen, so a judgement after
+ * it counts the other way. -1 when there is none.
+ */
+export function wishStart(tokens: Tokens, clause: Clause): number {
+  for (let i = clause.first; i < clause.last; i++) {
+    const word = tokens.normal[i] as string;
+    if (tokens.lemma[i] === "wish") return i;
+    if ((HYPOTHETICAL.has(word) || word === "should") && tokens.lemma[i + 1] === "have") return i;
+    if (word === "if" && isCounterfactual(tokens, clause)) return i;
+  }
+  return -1;
+}
+
+/** Verbs of cleaning up: the mess they take as object was dealt with ("wiped the dust off", "bagged up his mess"). */
+const CLEANING = new Set([
+  "wipe",
+  "hose",
+  "sweep",
+  "vacuum",
+  "mop",
+  "clean",
+  "bag",
+  "haul",
+  "remove",
+  "rinse",
+  "scrub",
+]);
+
+function cleanedBefore(tokens: Tokens, clause: Clause, at: number): boolean {
+  for (let i = at - 1; i >= Math.max(clause.first, at - 4); i--) {
+    if (tokens.punct[i] === 1) return false;
+    if (CLEANING.has(tokens.lemma[i] as string)) return true;
   }
   return false;
 }
@@ -59,14 +104,11 @@ function covered(hits: Hit[], i: number): boolean {
 /** Valence of a hit after the negation scope and intensifiers that precede it. */
 function modify(base: number, hit: Hit, hits: Hit[], tokens: Tokens, clause: Clause, lex: CompiledLexicon): number {
   let value = base;
+  const wish = wishStart(tokens, clause);
+  if (wish >= 0 && wish < hit.start) value *= lex.settings.negation_factor;
   const floor = Math.max(clause.first, hit.start - lex.settings.negation_window);
   for (let i = hit.start - 1; i >= floor; i--) {
     if (tokens.punct[i] === 1) break;
-    // "Would've been 5 stars if he'd been on time": the condition of a counterfactual did not happen.
-    if (tokens.normal[i] === "if" && isCounterfactual(tokens, clause)) {
-      value *= lex.settings.negation_factor;
-      break;
-    }
     if (lex.scopeBreakers.has(tokens.normal[i] as string)) break;
     if (isNegator(tokens, i, lex) && !covered(hits, i)) {
       value *= lex.settings.negation_factor;
@@ -147,7 +189,8 @@ function addCue(
   clause: Clause,
   lex: CompiledLexicon,
 ) {
-  const value = base === 0 ? 0 : modify(base, h, hits, tokens, clause, lex);
+  let value = base === 0 ? 0 : modify(base, h, hits, tokens, clause, lex);
+  if (aspect === "cleanliness" && base < 0 && cleanedBefore(tokens, clause, h.start)) value = -value;
   add(st, aspect, value, h.pattern);
   st.total += value;
 }

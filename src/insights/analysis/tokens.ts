@@ -1,5 +1,6 @@
 import model from "wink-eng-lite-web-model";
 import winkNLP from "wink-nlp";
+import { evaluativeNameParts, type NameWords } from "./name-parts.ts";
 
 /**
  * The tokens of one review as parallel arrays (one allocation per field, not per token), with
@@ -115,8 +116,17 @@ export function forgottenWords(): number {
   return engine.forgotten - engine.base;
 }
 
-/** `names` are common words that are first names when capitalised ("Bill", "Will"); they become "<name>". */
-export function tokenize(text: string, names: ReadonlySet<string> = new Set()): Tokens {
+const NO_NAME_WORDS: NameWords = { evaluative: new Set(), modifiers: new Set() };
+
+/**
+ * `names` are common words that are first names when capitalised ("Bill", "Will"); they become "<name>",
+ * as do the evaluative words of `nameWords` written as part of a name ("Fair Oaks", "Honest Abe's").
+ */
+export function tokenize(
+  text: string,
+  names: ReadonlySet<string> = new Set(),
+  nameWords: NameWords = NO_NAME_WORDS,
+): Tokens {
   const doc = engine.nlp.readDoc(text);
   const tokens = doc.tokens();
   const values = tokens.out(its.value);
@@ -126,8 +136,19 @@ export function tokenize(text: string, names: ReadonlySet<string> = new Set()): 
   const types = tokens.out(its.type);
   const pos = tokens.out(its.pos);
   const stop = tokens.out(its.stopWordFlag) as boolean[];
+  // wink gives no lemma for some contractions written without the apostrophe ("couldnt"): the word is its own.
+  for (let i = 0; i < wordLemma.length; i++) if (wordLemma[i] === undefined) wordLemma[i] = wordNormal[i] as string;
   let normal = wordNormal;
   let lemma = wordLemma;
+  const rename = (i: number) => {
+    // Copied on the first name, so wink's own forms stay as they were for the topic phrases.
+    if (normal === wordNormal) {
+      normal = wordNormal.slice();
+      lemma = wordLemma.slice();
+    }
+    normal[i] = "<name>";
+    lemma[i] = "<name>";
+  };
   const n = values.length;
   const punct = new Uint8Array(n);
   const nominal = new Uint8Array(n);
@@ -142,15 +163,7 @@ export function tokenize(text: string, names: ReadonlySet<string> = new Set()): 
     if (NOMINAL.has(pos[i] as string)) nominal[i] = 1;
     const first = value.charCodeAt(0);
     if (first >= 65 && first <= 90 && names.has(normal[i] as string) && value !== value.toUpperCase()) {
-      if (i === 0 || !DETERMINERS.has(normal[i - 1] as string)) {
-        // Copied on the first name, so wink's own forms stay as they were for the topic phrases.
-        if (normal === wordNormal) {
-          normal = wordNormal.slice();
-          lemma = wordLemma.slice();
-        }
-        normal[i] = "<name>";
-        lemma[i] = "<name>";
-      }
+      if (i === 0 || !DETERMINERS.has(normal[i - 1] as string)) rename(i);
     }
     // wink keeps the original token text, so a forward search from the previous token finds it.
     const at = text.indexOf(value, cursor);
@@ -163,6 +176,7 @@ export function tokenize(text: string, names: ReadonlySet<string> = new Set()): 
     if (values[i] === "-" && start[i] === end[i - 1] && end[i] === start[i + 1] && punct[i + 1] === 0) punct[i] = 2;
   }
   const sentences = doc.sentences().out(its.span) as number[][];
+  for (const i of evaluativeNameParts(values, normal, sentences, nameWords)) rename(i);
   // Everything is read out of the document: its words may go.
   forget();
   return { value: values, normal, lemma, wordNormal, wordLemma, pos, stop, punct, nominal, start, end, sentences };
