@@ -101,10 +101,17 @@ function covered(hits: Hit[], i: number): boolean {
   return false;
 }
 
-/** Valence of a hit after the negation scope and intensifiers that precede it. */
-function modify(base: number, hit: Hit, hits: Hit[], tokens: Tokens, clause: Clause, lex: CompiledLexicon): number {
+/** Valence of a hit after a wish before it (`wish`: the clause's wishStart), the negation scope and intensifiers. */
+function modify(
+  base: number,
+  hit: Hit,
+  hits: Hit[],
+  tokens: Tokens,
+  clause: Clause,
+  lex: CompiledLexicon,
+  wish: number,
+): number {
   let value = base;
-  const wish = wishStart(tokens, clause);
   if (wish >= 0 && wish < hit.start) value *= lex.settings.negation_factor;
   const floor = Math.max(clause.first, hit.start - lex.settings.negation_window);
   for (let i = hit.start - 1; i >= floor; i--) {
@@ -188,8 +195,9 @@ function addCue(
   tokens: Tokens,
   clause: Clause,
   lex: CompiledLexicon,
+  wish: number,
 ) {
-  let value = base === 0 ? 0 : modify(base, h, hits, tokens, clause, lex);
+  let value = base === 0 ? 0 : modify(base, h, hits, tokens, clause, lex, wish);
   if (aspect === "cleanliness" && base < 0 && cleanedBefore(tokens, clause, h.start)) value = -value;
   add(st, aspect, value, h.pattern);
   st.total += value;
@@ -245,9 +253,10 @@ export function scoreClause(
   const { hits, idioms } = unscoped(found.hits, clauseIdioms, tokens, clause);
   const scoped = hits !== found.hits || found.hits.some((h) => h.term.scope) || isConditional(tokens, clause);
   const st: Scoring = { scores: new Map(), total: 0 };
+  const wish = wishStart(tokens, clause);
   for (const h of hits) {
     const cue = h.term.cue;
-    if (cue && !h.term.conditioned) addCue(st, h, cue.aspect, cue.valence, hits, tokens, clause, lex);
+    if (cue && !h.term.conditioned) addCue(st, h, cue.aspect, cue.valence, hits, tokens, clause, lex, wish);
   }
   for (const idiom of idioms) {
     add(st, idiom.aspect, idiom.valence, idiom.id);
@@ -259,14 +268,14 @@ export function scoreClause(
     if (!h.term.conditioned || describesProblem(h, tokens, clause, lex)) continue;
     const other = conditionedTarget(hits, h);
     if (other) {
-      const value = modify(other[1], h, hits, tokens, clause, lex);
+      const value = modify(other[1], h, hits, tokens, clause, lex, wish);
       add(st, other[0], value, null);
       st.total += value;
-    } else if (h.term.cue) addCue(st, h, h.term.cue.aspect, h.term.cue.valence, hits, tokens, clause, lex);
+    } else if (h.term.cue) addCue(st, h, h.term.cue.aspect, h.term.cue.valence, hits, tokens, clause, lex, wish);
   }
   for (const h of hits) {
     if (h.term.cue || h.term.conditioned || h.term.word === null || describesProblem(h, tokens, clause, lex)) continue;
-    const value = modify(h.term.word, h, hits, tokens, clause, lex);
+    const value = modify(h.term.word, h, hits, tokens, clause, lex, wish);
     st.total += value;
     const target =
       cueAspect(hits, nearestCue(hits, h)) ?? (st.scores.size === 1 ? st.scores.keys().next().value : null);
