@@ -23,10 +23,11 @@ const bodyOf = (dist: string) => distDocument(dist, "/feed.xml").body;
 const received = (path: string, body: Buffer) => env.subscriber.deliveriesTo(path).filter((d) => d.body.equals(body));
 const owed = async () => Number((await env.query<{ n: string }>("SELECT COUNT(*) AS n FROM hub_deliveries"))[0]?.n);
 
-async function delivered(replica: HubSidecar): Promise<number> {
+async function deliveries(replica: HubSidecar, outcome: "delivered" | "failed"): Promise<number> {
   const text = await (await fetch(`${replica.base}/metrics`)).text();
-  return Number(/^websub_deliveries_total\{outcome="delivered"\} (\d+)/m.exec(text)?.[1] ?? 0);
+  return Number(new RegExp(`^websub_deliveries_total\\{outcome="${outcome}"\\} (\\d+)`, "m").exec(text)?.[1] ?? 0);
 }
+const delivered = (replica: HubSidecar) => deliveries(replica, "delivered");
 
 /** Swaps in `dist` and pings the hub of `replica`; resolves with the reply. */
 async function publish(dist: string, replica: HubSidecar) {
@@ -90,17 +91,30 @@ describe.runIf(hasDatabase)("three hub replicas on one PostgreSQL", () => {
       "some answered deliveries",
       () => paths.filter((p) => received(p, first).some((d) => d.answeredAt)).length >= 6,
     );
+    const failedBefore = (await Promise.all(replicas.slice(0, 2).map((r) => deliveries(r, "failed")))).reduce(
+      (a, b) => a + b,
+      0,
+    );
     await (replicas[2] as HubSidecar).kill9();
-    await waitFor("the change at every subscriber", () => paths.every((p) => received(p, first).length > 0), 15_000);
-    await sleep(CLAIM_MS);
-    const afterFanOut = env.subscriber.deliveries.length - before;
-    // At least once everywhere; twice only for the killed replica's claims (2 at a time).
-    expect(afterFanOut).toBeGreaterThanOrEqual(SUBSCRIBERS);
-    expect(afterFanOut).toBeLessThanOrEqual(SUBSCRIBERS + 2);
-    for (const p of paths) expect(received(p, first).length).toBeLessThanOrEqual(2);
-    expect(await owed()).toBe(0);
-
-    replicas[2] = await env.start();
+    let afterFanOut: number;
+    try {
+      await waitFor("the change at every subscriber", () => paths.every((p) => received(p, first).length > 0), 15_000);
+      await sleep(CLAIM_MS);
+      afterFanOut = env.subscriber.deliveries.length - before;
+      // At least once everywhere. Twice only for the killed replica's claims (2 at a time), and for a
+      // delivery a live replica recorded as failed (on a loaded machine the subscriber may have read it
+      // after the 1 s timeout) and then sent again: at least once, as WebSub allows.
+      const failed =
+        (await Promise.all(replicas.slice(0, 2).map((r) => deliveries(r, "failed")))).reduce((a, b) => a + b, 0) -
+        failedBefore;
+      expect(afterFanOut).toBeGreaterThanOrEqual(SUBSCRIBERS);
+      expect(afterFanOut).toBeLessThanOrEqual(SUBSCRIBERS + 2 + failed);
+      for (const p of paths) expect(received(p, first).length).toBeLessThanOrEqual(2 + failed);
+      expect(await owed()).toBe(0);
+    } finally {
+      // Restarted whatever happened above, so the next tests have their three replicas.
+      replicas[2] = await env.start();
+    }
     await sleep(1500);
     expect(env.subscriber.deliveries.length - before).toBe(afterFanOut);
   });
