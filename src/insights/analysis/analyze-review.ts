@@ -111,10 +111,9 @@ export function createAnalyzer(lexicon: Lexicon, options: AnalyzerOptions = {}):
   const lex = compileLexicon(lexicon);
   const model = options.model ?? loadModel();
   const classifier = new ClauseClassifier(model);
-  const analyze = (text: string, rating?: number) =>
-    analyzeTokens(text, tokenize(text, lex.personNames, lex.nameWords), rating);
-  const readContext = (text: string, rating?: number) =>
-    contextOf(text, tokenize(text, lex.personNames, lex.nameWords), rating);
+  const read = (text: string) => tokenize(text, lex.personNames, lex.nameWords);
+  const analyze = (text: string, rating?: number) => analyzeTokens(text, read(text), rating);
+  const readContext = (text: string, rating?: number) => contextOf(text, read(text), rating);
   const features = (text: string, rating?: number) => {
     const { tokens, clauses, scores } = readContext(text, rating);
     return clauses.map((c, i) => clauseFeatures(tokens, c, scores[i] as ClauseScore, rating, lex, model.vectors));
