@@ -1,5 +1,5 @@
 import { ASPECT_IDS, type AspectId, type ClausePolarity } from "@riverbend/shared/schemas/analysis.ts";
-import { CLASSES, type ClauseModel, OUTPUTS } from "./clause-model.ts";
+import { CLASSES, type ClauseModel, OUTPUTS, pairFeature } from "./clause-model.ts";
 import type { FeatureSink } from "./features.ts";
 
 /** The cue of a reading the rule layer has no cue for: the learned layer's alone. */
@@ -23,6 +23,8 @@ export class ClauseClassifier implements FeatureSink {
   private readonly sums = new Float64Array(OUTPUTS);
   private readonly dense = new Float64Array(OUTPUTS);
   private rows = 0;
+  /** Lemma id of the word before (-1: none the model knows). */
+  private previous = -1;
 
   constructor(model: ClauseModel) {
     this.model = model;
@@ -34,16 +36,21 @@ export class ClauseClassifier implements FeatureSink {
     this.sums.set(this.model.bias);
     this.dense.fill(0);
     this.rows = 0;
+    this.previous = -1;
   }
 
-  word(lemma: string, negated: boolean): void {
-    const i = (negated ? this.model.negatedWords : this.model.words).get(lemma);
-    if (i !== undefined) this.add(i);
-  }
-
-  pair(first: string, second: string): void {
-    const i = this.model.pairs.get(first)?.get(second);
-    if (i !== undefined) this.add(i);
+  word(lemma: string, negated: boolean, joined: boolean): void {
+    const { model } = this;
+    const id = model.lemmaIds.get(lemma) ?? -1;
+    if (id >= 0) {
+      const i = (negated ? model.negatedFeature : model.wordFeature)[id] as number;
+      if (i >= 0) this.add(i);
+      if (joined && this.previous >= 0) {
+        const pair = pairFeature(model.pairs, this.previous, id);
+        if (pair >= 0) this.add(pair);
+      }
+    }
+    this.previous = id;
   }
 
   other(name: string): void {

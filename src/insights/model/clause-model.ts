@@ -50,10 +50,16 @@ export interface ClauseModel {
   hash: string;
   vectors: WordVectors;
   threshold: number;
-  /** Feature indexes by kind: words, words inside a negation scope, word pairs, the rest by name. */
-  words: ReadonlyMap<string, number>;
-  negatedWords: ReadonlyMap<string, number>;
-  pairs: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /**
+   * Feature indexes by kind. A word costs one lookup by text, of its lemma's id; its feature, its feature
+   * inside a negation scope and its pairs are then found by number (the insights step's throughput target).
+   */
+  lemmaIds: ReadonlyMap<string, number>;
+  /** By lemma id, the feature index of the word and of the word inside a negation scope; -1: none. */
+  wordFeature: Int32Array;
+  negatedFeature: Int32Array;
+  /** Pair features: see `pairFeature`. */
+  pairs: PairIndex;
   others: ReadonlyMap<string, number>;
   features: number;
   bias: Float64Array;
@@ -63,22 +69,67 @@ export interface ClauseModel {
   projected: Float32Array;
 }
 
+/**
+ * The pair features as one sorted array of keys (first id * lemmas + second id) beside their feature
+ * indexes. Most pairs of a clause are not features; a binary search over this small array stays in the
+ * processor's cache where a hash map of the same entries did not (the insights step's throughput target).
+ */
+export interface PairIndex {
+  lemmas: number;
+  /** Exact integers up to 2^53, so any vocabulary size fits. */
+  keys: Float64Array;
+  features: Int32Array;
+}
+
+/** The feature index of the pair (first, second) of lemma ids, or -1. */
+export function pairFeature(pairs: PairIndex, first: number, second: number): number {
+  const key = first * pairs.lemmas + second;
+  let low = 0;
+  let high = pairs.keys.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = pairs.keys[middle] as number;
+    if (at < key) low = middle + 1;
+    else if (at > key) high = middle - 1;
+    else return pairs.features[middle] as number;
+  }
+  return -1;
+}
+
 function indexNames(vocabulary: readonly string[]) {
-  const words = new Map<string, number>();
-  const negatedWords = new Map<string, number>();
-  const pairs = new Map<string, Map<string, number>>();
+  const lemmaIds = new Map<string, number>();
+  const idOf = (lemma: string) => {
+    let id = lemmaIds.get(lemma);
+    if (id === undefined) {
+      id = lemmaIds.size;
+      lemmaIds.set(lemma, id);
+    }
+    return id;
+  };
+  const words: [number, number][] = [];
+  const negated: [number, number][] = [];
+  const pairs: [number, number, number][] = [];
   const others = new Map<string, number>();
   vocabulary.forEach((name, i) => {
-    if (name.startsWith("w:!")) negatedWords.set(name.slice(3), i);
-    else if (name.startsWith("w:")) words.set(name.slice(2), i);
+    if (name.startsWith("w:!")) negated.push([idOf(name.slice(3)), i]);
+    else if (name.startsWith("w:")) words.push([idOf(name.slice(2)), i]);
     else if (name.startsWith("b:")) {
       const [first, second] = name.slice(2).split(" ") as [string, string];
-      const inner = pairs.get(first) ?? new Map<string, number>();
-      pairs.set(first, inner);
-      inner.set(second, i);
+      pairs.push([idOf(first), idOf(second), i]);
     } else others.set(name, i);
   });
-  return { words, negatedWords, pairs, others };
+  const wordFeature = new Int32Array(lemmaIds.size).fill(-1);
+  const negatedFeature = new Int32Array(lemmaIds.size).fill(-1);
+  for (const [id, i] of words) wordFeature[id] = i;
+  for (const [id, i] of negated) negatedFeature[id] = i;
+  const lemmas = lemmaIds.size;
+  const sorted = pairs.map(([a, b, i]) => [a * lemmas + b, i] as const).sort((x, y) => x[0] - y[0]);
+  const index: PairIndex = {
+    lemmas,
+    keys: Float64Array.from(sorted, ([key]) => key),
+    features: Int32Array.from(sorted, ([, i]) => i),
+  };
+  return { lemmaIds, wordFeature, negatedFeature, pairs: index, others };
 }
 
 export function modelFromWeights(file: WeightsFile, vectors: WordVectors, hash: string): ClauseModel {

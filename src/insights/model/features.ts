@@ -10,8 +10,11 @@ import type { WordVectors } from "./word-vectors.ts";
  * the word vectors; inference looks the same features up in the model without building strings.
  */
 export interface FeatureSink {
-  word(lemma: string, negated: boolean): void;
-  pair(first: string, second: string): void;
+  /**
+   * The clause's next word (its lemma or shape), marked inside a negation scope; `joined`: no punctuation
+   * since the word before, so the two also count as a pair.
+   */
+  word(lemma: string, negated: boolean, joined: boolean): void;
   other(name: string): void;
   /** A content word the vector subset has, by row. */
   vector(row: number): void;
@@ -32,13 +35,21 @@ function isName(tokens: Tokens, i: number): boolean {
   return !tokens.sentences.some((s) => s[0] === i);
 }
 
-function negated(tokens: Tokens, clause: Clause, i: number, lex: CompiledLexicon): boolean {
-  const floor = Math.max(clause.first, i - lex.settings.negation_window);
-  for (let j = i - 1; j >= floor; j--) {
-    if (tokens.punct[j] === 1 || lex.scopeBreakers.has(tokens.normal[j] as string)) return false;
-    if (lex.negators.has(tokens.normal[j] as string) || tokens.lemma[j] === "not") return true;
-  }
-  return false;
+/**
+ * A word is inside a negation scope when a negator stands at most `negation_window` words before it in the
+ * clause with no punctuation or scope breaker between. The returned step is called for each token of the
+ * clause in order: whether that token is inside a scope, reading the clause once rather than once per word.
+ */
+function negationScope(tokens: Tokens, lex: CompiledLexicon): (i: number) => boolean {
+  // The last negator with no break after it; -1: none.
+  let negator = -1;
+  return (i) => {
+    const inside = negator >= 0 && negator >= i - lex.settings.negation_window;
+    const normal = tokens.normal[i] as string;
+    if (tokens.punct[i] === 1 || lex.scopeBreakers.has(normal)) negator = -1;
+    else if (lex.negators.has(normal) || tokens.lemma[i] === "not") negator = i;
+    return inside;
+  };
 }
 
 const SIGN = ["-", "~", "+"] as const;
@@ -72,17 +83,18 @@ export function readFeatures(
   vectors: WordVectors,
   sink: FeatureSink,
 ): void {
-  let previous = "";
+  let joined = false;
+  const negatedAt = negationScope(tokens, lex);
   for (let i = clause.first; i < clause.last; i++) {
+    const negated = negatedAt(i);
     if (tokens.punct[i] === 1) {
-      previous = "";
+      joined = false;
       continue;
     }
     // A name is no judgement, whatever words it is made of ("Pleasant Grove Blvd", "Goodman").
     const lemma = isName(tokens, i) ? "#name" : shape(tokens.lemma[i] as string, tokens.value[i] as string);
-    sink.word(lemma, negated(tokens, clause, i, lex));
-    if (previous !== "") sink.pair(previous, lemma);
-    previous = lemma;
+    sink.word(lemma, negated, joined);
+    joined = true;
     if (tokens.stop[i] || lemma.charCodeAt(0) === 35) continue;
     const row = vectors.row(tokens.wordNormal[i] as string);
     if (row >= 0) sink.vector(row);
@@ -113,9 +125,13 @@ export function clauseFeatures(
   const dims = vectors.dimensions;
   const vector = new Float32Array(dims);
   let counted = 0;
+  let previous = "";
   readFeatures(tokens, clause, score, rating, lex, vectors, {
-    word: (lemma, neg) => names.push(neg ? `w:!${lemma}` : `w:${lemma}`),
-    pair: (a, b) => names.push(`b:${a} ${b}`),
+    word: (lemma, neg, joined) => {
+      names.push(neg ? `w:!${lemma}` : `w:${lemma}`);
+      if (joined) names.push(`b:${previous} ${lemma}`);
+      previous = lemma;
+    },
     other: (name) => names.push(name),
     vector: (row) => {
       const offset = row * dims;
