@@ -1,6 +1,7 @@
 /**
  * Properties of every analysis: evidence spans are exact, trimmed quotes and an aspect's polarity
- * follows its evidence; the same input gives the same analysis; the lexicon hash follows content only.
+ * follows its evidence; the same input gives the same analysis, alone or among others; the lexicon hash
+ * follows content only.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -59,6 +60,20 @@ describe("aspect analysis: determinism and the lexicon", () => {
     const first: ReviewAnalysis = analyzer.analyze(text, 3);
     expect(analyzer.analyze(text, 3)).toEqual(first);
     expect(createAnalyzer(loadLexicon().lexicon).analyze(text, 3)).toEqual(first);
+  });
+
+  it("analyses a list of reviews stage by stage as it analyses each of them alone", () => {
+    const review = fc.record({
+      text: fc.array(fc.constantFrom(...SENTENCES), { minLength: 1, maxLength: 6 }).map((s) => s.join(" ")),
+      rating: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(review, { minLength: 1, maxLength: 12 }), (reviews) => {
+        const alone = reviews.map((r) => analyzer.analyze(r.text, r.rating));
+        expect(analyzer.analyzeAll(reviews)).toEqual(alone);
+      }),
+      { numRuns: 60, seed: 7 },
+    );
   });
 
   it("hashes the lexicon content, not its formatting", () => {

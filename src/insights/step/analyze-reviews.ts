@@ -10,7 +10,7 @@ import { analyzeWithWorker } from "./parallel.ts";
 
 /** What the step needs of the analyser (src/insights/analysis). */
 export interface ReviewAnalyzer {
-  analyze(text: string, rating?: number): ReviewAnalysis;
+  analyzeAll(reviews: readonly { text: string; rating?: number | undefined }[]): ReviewAnalysis[];
 }
 
 /** Uncached reviews are shared with a worker thread when there are more than `minimum` of them. */
@@ -24,23 +24,33 @@ export interface ParallelOptions {
   minimum: number;
 }
 
-/** The whole per-review step for one text: the analysis and the topics its judged clauses speak to. */
-export function analyzeText(
+/** Reviews per `analyzeAll` call: enough for its stages to keep their tables in cache, and little held at once. */
+const CHUNK = 250;
+
+/** The whole per-review step for each text: the analysis and the topics its judged clauses speak to. */
+export function analyzeTexts(
   analyzer: ReviewAnalyzer,
-  text: string,
-  rating: number,
+  texts: readonly string[],
+  ratings: readonly number[],
   topics: readonly CompiledTopic[],
-): Encoded {
-  const analysis = analyzer.analyze(text, rating);
-  return encode(analysis, matchTopics(text, analysis, topics));
+): Encoded[] {
+  const out: Encoded[] = [];
+  for (let from = 0; from < texts.length; from += CHUNK) {
+    const chunk = texts.slice(from, from + CHUNK).map((text, i) => ({ text, rating: ratings[from + i] }));
+    analyzer.analyzeAll(chunk).forEach((analysis, i) => {
+      const { text } = chunk[i] as { text: string };
+      out.push(encode(analysis, matchTopics(text, analysis, topics)));
+    });
+  }
+  return out;
 }
 
 /**
  * Analyses every review whose (text, rating) the cache has not seen under this method and lexicon,
  * and reads the others from the cache. Cached and fresh results go through the same codec, so a
- * warm build publishes byte-identical figures. With `parallel`, many uncached reviews are analysed
- * first, on this thread and a worker; the results, the order and the cache's contents are those of
- * the single-threaded path. Cached reviews never go to the worker.
+ * warm build publishes byte-identical figures. Each distinct uncached (text, rating) is analysed once;
+ * with `parallel`, many of them are shared with a worker thread, and the results, the order and the
+ * cache's contents are those of the single-threaded path. Cached reviews never go to the worker.
  */
 export async function analyzeReviews(
   reviews: readonly Review[],
@@ -51,31 +61,34 @@ export async function analyzeReviews(
 ): Promise<{ items: AnalysedReview[]; analysed: number }> {
   const topics = compileTopics(catalogue);
   const keys = reviews.map((review) => cache.key(review.text, review.rating));
-  let fresh: Map<string, Encoded> | undefined;
-  if (parallel && parallel.threads > 1) {
-    // Each distinct uncached (text, rating) once, in first-seen order.
-    const pending = new Map<string, Review>();
-    reviews.forEach((review, i) => {
-      const key = keys[i] as string;
-      if (!cache.has(key) && !pending.has(key)) pending.set(key, review);
-    });
-    if (pending.size > parallel.minimum) {
-      const list = [...pending.values()];
-      const { entries } = await analyzeWithWorker(
-        list.map((r) => r.text),
-        list.map((r) => r.rating),
-        { lexicon: parallel.lexicon, modelRoot: parallel.modelRoot, topics: catalogue },
-        (text, rating) => analyzeText(analyzer, text, rating, topics),
-      );
-      fresh = new Map([...pending.keys()].map((key, i) => [key, entries[i] as Encoded]));
-    }
-  }
+  // Each distinct uncached (text, rating) once, in first-seen order.
+  const pending = new Map<string, Review>();
+  reviews.forEach((review, i) => {
+    const key = keys[i] as string;
+    if (!cache.has(key) && !pending.has(key)) pending.set(key, review);
+  });
+  const list = [...pending.values()];
+  const texts = list.map((r) => r.text);
+  const ratings = list.map((r) => r.rating);
+  const inThread = (t: readonly string[], r: readonly number[]) => analyzeTexts(analyzer, t, r, topics);
+  const shared = parallel !== undefined && parallel.threads > 1 && list.length > parallel.minimum;
+  const entries = shared
+    ? (
+        await analyzeWithWorker(
+          texts,
+          ratings,
+          { lexicon: parallel.lexicon, modelRoot: parallel.modelRoot, topics: catalogue },
+          inThread,
+        )
+      ).entries
+    : inThread(texts, ratings);
+  const fresh = new Map([...pending.keys()].map((key, i) => [key, entries[i] as Encoded]));
   let analysed = 0;
   const items = reviews.map((review, i): AnalysedReview => {
     const key = keys[i] as string;
     let entry = cache.get(key);
     if (!entry) {
-      entry = fresh?.get(key) ?? analyzeText(analyzer, review.text, review.rating, topics);
+      entry = fresh.get(key) as Encoded;
       cache.set(key, entry);
       analysed += 1;
     }

@@ -10,14 +10,12 @@ const input = workerData as WorkerInput;
 let output: WorkerOutput;
 try {
   const { createAnalyzer } = await import("../analysis/analyze-review.ts");
-  const { analyzeText } = await import("./analyze-reviews.ts");
+  const { analyzeTexts } = await import("./analyze-reviews.ts");
   const { loadModel } = await import("../model/clause-model.ts");
   const analyzer = createAnalyzer(input.lexicon, { model: loadModel(input.modelRoot) });
   const { compileTopics } = await import("../topics/match-topics.ts");
   const topics = compileTopics(input.topics);
-  output = {
-    entries: input.texts.map((text, i) => analyzeText(analyzer, text, input.ratings[i] as number, topics)),
-  };
+  output = { entries: analyzeTexts(analyzer, input.texts, input.ratings, topics) };
 } catch (error) {
   output = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
 }

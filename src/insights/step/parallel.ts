@@ -44,13 +44,12 @@ export async function analyzeWithWorker(
   texts: readonly string[],
   ratings: readonly number[],
   setup: WorkerSetup,
-  inThread: (text: string, rating: number) => Encoded,
+  inThread: (texts: readonly string[], ratings: readonly number[]) => Encoded[],
 ): Promise<{ entries: Encoded[]; worker: boolean }> {
   const n = texts.length;
   // Both threads busy for as long: cut = STARTUP + (n - cut).
   const cut = setup.cut ?? Math.min(n, Math.round((STARTUP_REVIEWS + n) / 2));
-  const mine = (from: number, to: number) =>
-    texts.slice(from, to).map((t, i) => inThread(t, ratings[from + i] as number));
+  const mine = (from: number, to: number) => inThread(texts.slice(from, to), ratings.slice(from, to));
   if (cut >= n || !existsSync(WORKER_FILE)) return { entries: mine(0, n), worker: false };
   const input: WorkerInput = {
     lexicon: setup.lexicon,
