@@ -19,7 +19,8 @@ export interface NameWords {
   modifiers: ReadonlySet<string>;
 }
 
-function capitalised(value: string): boolean {
+/** Written with a capital and not shouted in capitals ("Fair", not "FAIR" or "I"). */
+export function capitalised(value: string): boolean {
   const first = value.charCodeAt(0);
   return first >= 65 && first <= 90 && value.length >= 2 && value !== value.toUpperCase();
 }

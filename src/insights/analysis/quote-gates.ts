@@ -11,7 +11,7 @@ import {
   RANKED_PARTY,
   scareQuoted,
 } from "./quote-phrases.ts";
-import { type ClauseScore, wishStart } from "./score-clause.ts";
+import type { ClauseScore } from "./score-clause.ts";
 import type { Tokens } from "./tokens.ts";
 
 /** What the gates read of a review: its tokens, its clauses and the rule layer's score of each. */
@@ -233,7 +233,7 @@ export function quoteGate(
   if (polarity === "neutral" && score.aspects.some((a) => a.aspect !== aspect)) return "polarity";
   // A wish names what did not happen ("should have been a replacement", "I would have paid double"), so a
   // reader has to work out which way it judges: other clauses carry the aspect's quotes.
-  if (polarity !== "neutral" && wishStart(tokens, clause) >= 0) return "unreal";
+  if (polarity !== "neutral" && score.wish >= 0) return "unreal";
   if (polarity === "negative" && excusedInSentence(review, at)) return "excused";
   return null;
 }

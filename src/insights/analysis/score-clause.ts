@@ -27,6 +27,8 @@ export interface ClauseScore {
   scoped: boolean;
   /** The clause names another business or person who worked on the job ("the handyman", "another company"). */
   otherParty: boolean;
+  /** Where a wish begins in the clause (`wishStart`); -1: none. */
+  wish: number;
 }
 
 function isNegator(tokens: Tokens, i: number, lex: CompiledLexicon): boolean {
@@ -63,7 +65,7 @@ function isCounterfactual(tokens: Tokens, clause: Clause): boolean {
  * you", "would've been 5 stars if he'd been on time"): what it names did not happen, so a judgement after
  * it counts the other way. -1 when there is none.
  */
-export function wishStart(tokens: Tokens, clause: Clause): number {
+function wishStart(tokens: Tokens, clause: Clause): number {
   for (let i = clause.first; i < clause.last; i++) {
     const word = tokens.normal[i] as string;
     if (tokens.lemma[i] === "wish") return i;
@@ -282,5 +284,5 @@ export function scoreClause(
     if (target) add(st, target, value, null);
   }
   const otherParty = found.hits.some((h) => h.term.scope === "other");
-  return { aspects: [...st.scores.values()], total: st.total, sarcasmMarker: sarcasm, scoped, otherParty };
+  return { aspects: [...st.scores.values()], total: st.total, sarcasmMarker: sarcasm, scoped, otherParty, wish };
 }

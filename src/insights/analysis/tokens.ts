@@ -1,6 +1,6 @@
 import model from "wink-eng-lite-web-model";
 import winkNLP from "wink-nlp";
-import { evaluativeNameParts, type NameWords } from "./name-parts.ts";
+import { capitalised, evaluativeNameParts, type NameWords } from "./name-parts.ts";
 
 /**
  * The tokens of one review as parallel arrays (one allocation per field, not per token), with
@@ -161,8 +161,7 @@ export function tokenize(
     // Line breaks can come through as tokens of their own; they are no more quotable than punctuation.
     if (((type === "punctuation" || type === "symbol") && value !== "$") || value.trim() === "") punct[i] = 1;
     if (NOMINAL.has(pos[i] as string)) nominal[i] = 1;
-    const first = value.charCodeAt(0);
-    if (first >= 65 && first <= 90 && names.has(normal[i] as string) && value !== value.toUpperCase()) {
+    if (names.has(normal[i] as string) && capitalised(value)) {
       if (i === 0 || !DETERMINERS.has(normal[i - 1] as string)) rename(i);
     }
     // wink keeps the original token text, so a forward search from the previous token finds it.

@@ -1,5 +1,6 @@
 import type { Clause } from "../analysis/clauses.ts";
 import type { CompiledLexicon } from "../analysis/compile.ts";
+import { capitalised } from "../analysis/name-parts.ts";
 import type { ClauseScore } from "../analysis/score-clause.ts";
 import type { Tokens } from "../analysis/tokens.ts";
 import type { WordVectors } from "./word-vectors.ts";
@@ -28,9 +29,7 @@ function shape(lemma: string, value: string): string {
 
 /** A capitalised word inside a sentence (not "I", not shouted in capitals): part of a name. */
 function isName(tokens: Tokens, i: number): boolean {
-  const value = tokens.value[i] as string;
-  const first = value.charCodeAt(0);
-  if (first < 65 || first > 90 || value.length < 2 || value === value.toUpperCase()) return false;
+  if (!capitalised(tokens.value[i] as string)) return false;
   if (i > 0 && tokens.punct[i - 1] === 1 && /^[.!?"“(]$/.test(tokens.value[i - 1] as string)) return false;
   return !tokens.sentences.some((s) => s[0] === i);
 }
